@@ -1,0 +1,42 @@
+// The contract, implemented once against the host. The Electron IPC registration, the headless
+// server and the tests all call `dispatch`: payloads are zod-parsed here before any handler runs,
+// and every outcome is a Result (errors never cross a boundary as thrown strings).
+import { z } from 'zod';
+import { contract, isChannel, type Channel, type ChannelResult, type ParsedInput } from '../../shared/contract.js';
+import { fail, ok, toHostError, type Result } from '../../shared/result.js';
+import type { RootsHost } from './roots-host.js';
+
+type Handlers = {
+  [C in Channel]: (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
+};
+
+const handlers: Handlers = {
+  'state.get': (host) => host.getState(),
+  'roots.add': (host, { paths }) => host.addRoots(paths),
+  'roots.remove': async (host, { rootIds }) => (await host.removeRoots(rootIds), null),
+  'roots.rename': async (host, { rootId, name }) => (await host.renameRoot(rootId, name), null),
+  'servers.add': (host, input) => host.addServer(input),
+  'servers.update': async (host, { serverId, patch }) => (await host.updateServer(serverId, patch), null),
+  'servers.remove': async (host, { serverId }) => (await host.removeServer(serverId), null),
+  'servers.reconnect': async (host, { serverId }) => (await host.reconnect(serverId), null),
+  'servers.setSharing': async (host, { serverId, sharing }) => (await host.setSharing(serverId, sharing), null),
+  'servers.setEnabled': async (host, { serverId, enabled }) => (await host.setEnabled(serverId, enabled), null),
+  'servers.activity': (host, { serverId }) => host.activity(serverId),
+  'grants.set': async (host, { serverIds, rootIds, granted }) => (await host.setGrants(serverIds, rootIds, granted), null),
+  'consent.dismiss': (host, { requestId }) => (host.dismissConsent(requestId), null),
+  'notices.dismiss': (host, { noticeId }) => (host.dismissNotice(noticeId), null),
+  'settings.update': async (host, patch) => (await host.updateSettings(patch), null),
+};
+
+/** Validates and runs one call from any UI. Never throws; an unknown channel or bad payload changes nothing. */
+export async function dispatch(host: RootsHost, channel: unknown, payload: unknown): Promise<Result<unknown>> {
+  if (!isChannel(channel)) return fail('invalid-input', `Unknown channel: ${String(channel).slice(0, 100)}`);
+  const parsed = contract[channel].input.safeParse(payload ?? {});
+  if (!parsed.success) return fail('invalid-input', z.prettifyError(parsed.error));
+  try {
+    const handler = handlers[channel] as (host: RootsHost, input: unknown) => unknown;
+    return ok(await handler(host, parsed.data));
+  } catch (error) {
+    return { ok: false, error: toHostError(error) };
+  }
+}

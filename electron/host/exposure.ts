@@ -1,0 +1,41 @@
+// Who sees what: a server's effective roots are the roots granted to it that are accessible
+// right now, and only while the server is enabled with sharing on. Default deny.
+import type { Registry, RootAccess, RootId, ServerId, WireRoot } from '../../shared/domain.js';
+import { pathToRootUri } from './file-uri.js';
+
+export interface Exposure {
+  rootIds: readonly RootId[];
+  roots: readonly WireRoot[];
+}
+
+export const NOTHING: Exposure = Object.freeze({ rootIds: Object.freeze([]), roots: Object.freeze([]) });
+
+export function computeExposure(
+  registry: Registry,
+  accessOf: (rootId: RootId) => RootAccess,
+  uriOf: (canonicalPath: string) => string = pathToRootUri,
+): Map<ServerId, Exposure> {
+  const rootsById = new Map(registry.roots.map((root) => [root.id, root]));
+  const result = new Map<ServerId, Exposure>();
+  for (const server of registry.servers) {
+    if (!server.enabled || !server.sharing) {
+      result.set(server.id, NOTHING);
+      continue;
+    }
+    const rootIds: RootId[] = [];
+    const roots: WireRoot[] = [];
+    for (const rootId of registry.grants[server.id] ?? []) {
+      const root = rootsById.get(rootId);
+      if (!root || accessOf(rootId).state !== 'ok') continue;
+      rootIds.push(rootId);
+      roots.push({ uri: uriOf(root.canonicalPath), name: root.name });
+    }
+    result.set(server.id, rootIds.length === 0 ? NOTHING : { rootIds, roots });
+  }
+  return result;
+}
+
+export function sameExposure(a: Exposure | undefined, b: Exposure): boolean {
+  if (!a || a.roots.length !== b.roots.length) return false;
+  return a.roots.every((root, i) => root.uri === b.roots[i]?.uri && root.name === b.roots[i]?.name);
+}

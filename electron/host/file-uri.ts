@@ -1,0 +1,98 @@
+// Every path or URI a user gives passes through here before it becomes a root.
+// URIs are made only by pathToFileURL and read only by fileURLToPath: never string slicing.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CodedError } from '../../shared/result.js';
+
+export const MAX_PATH_LENGTH = 4096;
+
+// A scheme is two or more characters so that a Windows drive letter (`C:`) is not mistaken for one.
+const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
+
+/** Turns user input (a path or a file:// URI) into an absolute, normalized path. No disk access. */
+export function parseRootInput(input: string): string {
+  if (input.includes('\0')) throw new CodedError('nul-byte', 'The path contains a NUL byte.');
+  const trimmed = input.trim();
+  if (trimmed.length === 0) throw new CodedError('invalid-input', 'The path is empty.');
+  if (trimmed.length > MAX_PATH_LENGTH) {
+    throw new CodedError('too-long', `The path is longer than ${MAX_PATH_LENGTH} characters.`);
+  }
+  let candidate = trimmed;
+  const scheme = SCHEME.exec(trimmed)?.[1];
+  if (scheme !== undefined) {
+    if (scheme.toLowerCase() !== 'file') {
+      throw new CodedError('bad-scheme', `Only file:// URIs can be roots, not ${scheme}:.`);
+    }
+    try {
+      candidate = fileURLToPath(new URL(trimmed));
+    } catch (error) {
+      throw new CodedError('bad-uri', `Not a usable file URI: ${(error as Error).message}`);
+    }
+    if (candidate.includes('\0')) throw new CodedError('nul-byte', 'The URI decodes to a NUL byte.');
+  }
+  if (!path.isAbsolute(candidate)) {
+    throw new CodedError('not-absolute', `"${trimmed}" is not an absolute path.`);
+  }
+  const normalized = path.resolve(candidate);
+  // Keep a root's trailing separator only for the filesystem root itself.
+  return normalized;
+}
+
+export interface CanonicalRoot {
+  /** What the user picked, absolute and normalized (kept for display). */
+  path: string;
+  /** realpath of it: what servers are told and what is monitored. */
+  canonicalPath: string;
+}
+
+/** Resolves a root on disk: it must exist and be a directory. */
+export async function canonicalizeRoot(input: string): Promise<CanonicalRoot> {
+  const picked = parseRootInput(input);
+  let canonicalPath: string;
+  try {
+    canonicalPath = await fs.realpath(picked);
+  } catch (error) {
+    throw fsError(error, picked);
+  }
+  let stat;
+  try {
+    stat = await fs.stat(canonicalPath);
+  } catch (error) {
+    throw fsError(error, picked);
+  }
+  if (!stat.isDirectory()) throw new CodedError('not-directory', `"${picked}" is not a folder.`);
+  return { path: picked, canonicalPath };
+}
+
+export function fsError(error: unknown, where: string): CodedError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return new CodedError('missing', `"${where}" does not exist.`);
+    case 'ENOTDIR':
+      return new CodedError('not-directory', `"${where}" is not a folder.`);
+    case 'EACCES':
+    case 'EPERM':
+      return new CodedError('permission-denied', `No permission to read "${where}".`);
+    case 'ELOOP':
+      return new CodedError('symlink-loop', `"${where}" is a symlink loop.`);
+    case 'ENAMETOOLONG':
+      return new CodedError('too-long', `"${where}" is too long for this system.`);
+    default:
+      return new CodedError('internal', `Cannot read "${where}": ${(error as Error)?.message ?? code}`);
+  }
+}
+
+export function pathToRootUri(absolutePath: string): string {
+  return pathToFileURL(absolutePath).href;
+}
+
+export function rootUriToPath(uri: string): string {
+  return fileURLToPath(uri);
+}
+
+/** The default display name: the folder's own name, or the path itself for a filesystem root. */
+export function defaultRootName(absolutePath: string): string {
+  return path.basename(absolutePath) || absolutePath;
+}

@@ -1,0 +1,135 @@
+// Pure edits of the registry: each takes a registry and returns a new one (or throws a CodedError).
+// The host queues them, so an edit can be re-applied on top of a file another process just changed.
+import { randomUUID } from 'node:crypto';
+import type { Registry, RootRecord, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
+import { CodedError } from '../../shared/result.js';
+import { defaultRootName, type CanonicalRoot } from './file-uri.js';
+
+export type Edit<T = void> = (registry: Registry) => { registry: Registry; value: T };
+
+export function addRoots(candidates: CanonicalRoot[], now = new Date()): Edit<{ added: RootRecord[]; duplicates: CanonicalRoot[] }> {
+  return (registry) => {
+    const known = new Set(registry.roots.map((root) => root.canonicalPath));
+    const added: RootRecord[] = [];
+    const duplicates: CanonicalRoot[] = [];
+    for (const candidate of candidates) {
+      if (known.has(candidate.canonicalPath)) {
+        duplicates.push(candidate);
+        continue;
+      }
+      known.add(candidate.canonicalPath);
+      added.push({
+        id: randomUUID(),
+        path: candidate.path,
+        canonicalPath: candidate.canonicalPath,
+        name: defaultRootName(candidate.path),
+        addedAt: now.toISOString(),
+      });
+    }
+    return { registry: { ...registry, roots: [...registry.roots, ...added] }, value: { added, duplicates } };
+  };
+}
+
+/** Removing a root revokes it from every server: nothing lingers to come back by accident. */
+export function removeRoots(rootIds: string[]): Edit {
+  return (registry) => {
+    const gone = new Set(rootIds);
+    requireAll(gone, registry.roots, 'root');
+    const grants: Registry['grants'] = {};
+    for (const [serverId, granted] of Object.entries(registry.grants)) {
+      grants[serverId] = granted.filter((id) => !gone.has(id));
+    }
+    return { registry: { ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }, value: undefined };
+  };
+}
+
+export function renameRoot(rootId: string, name: string): Edit {
+  return (registry) => {
+    requireAll(new Set([rootId]), registry.roots, 'root');
+    const roots = registry.roots.map((root) => (root.id === rootId ? { ...root, name } : root));
+    return { registry: { ...registry, roots }, value: undefined };
+  };
+}
+
+export interface ServerInput {
+  name: string;
+  transport: TransportConfig;
+  enabled: boolean;
+  sharing: boolean;
+}
+
+export function addServer(input: ServerInput, now = new Date()): Edit<ServerRecord> {
+  return (registry) => {
+    if (registry.servers.some((server) => server.name === input.name)) {
+      throw new CodedError('duplicate', `A server named "${input.name}" already exists.`);
+    }
+    const server: ServerRecord = { id: randomUUID(), ...input, addedAt: now.toISOString() };
+    return {
+      registry: { ...registry, servers: [...registry.servers, server], grants: { ...registry.grants, [server.id]: [] } },
+      value: server,
+    };
+  };
+}
+
+export function updateServer(serverId: string, patch: Partial<ServerInput>): Edit<ServerRecord> {
+  return (registry) => {
+    const current = findServer(registry, serverId);
+    if (patch.name !== undefined && registry.servers.some((s) => s.name === patch.name && s.id !== serverId)) {
+      throw new CodedError('duplicate', `A server named "${patch.name}" already exists.`);
+    }
+    const updated: ServerRecord = { ...current, ...definedOnly(patch) };
+    const servers = registry.servers.map((server) => (server.id === serverId ? updated : server));
+    return { registry: { ...registry, servers }, value: updated };
+  };
+}
+
+export function removeServer(serverId: string): Edit {
+  return (registry) => {
+    findServer(registry, serverId);
+    const { [serverId]: _removed, ...grants } = registry.grants;
+    return {
+      registry: { ...registry, servers: registry.servers.filter((s) => s.id !== serverId), grants },
+      value: undefined,
+    };
+  };
+}
+
+/** Grants or revokes every (server, root) pair given: the matrix's bulk action and a single toggle alike. */
+export function setGrants(serverIds: string[], rootIds: string[], granted: boolean): Edit {
+  return (registry) => {
+    requireAll(new Set(serverIds), registry.servers, 'server');
+    requireAll(new Set(rootIds), registry.roots, 'root');
+    const grants = { ...registry.grants };
+    for (const serverId of serverIds) {
+      const current = new Set(grants[serverId] ?? []);
+      for (const rootId of rootIds) {
+        if (granted) current.add(rootId);
+        else current.delete(rootId);
+      }
+      // Keep the registry's root order so answers are stable.
+      grants[serverId] = registry.roots.filter((root) => current.has(root.id)).map((root) => root.id);
+    }
+    return { registry: { ...registry, grants }, value: undefined };
+  };
+}
+
+export function updateSettings(patch: Partial<Settings>): Edit {
+  return (registry) => ({ registry: { ...registry, settings: { ...registry.settings, ...definedOnly(patch) } }, value: undefined });
+}
+
+export function findServer(registry: Registry, serverId: string): ServerRecord {
+  const server = registry.servers.find((s) => s.id === serverId);
+  if (!server) throw new CodedError('not-found', `No server with id ${serverId}.`);
+  return server;
+}
+
+function requireAll(ids: Set<string>, items: { id: string }[], what: string): void {
+  const known = new Set(items.map((item) => item.id));
+  for (const id of ids) {
+    if (!known.has(id)) throw new CodedError('not-found', `No ${what} with id ${id}.`);
+  }
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

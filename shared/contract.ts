@@ -1,0 +1,87 @@
+// The one contract between the host and every UI (Electron IPC, the headless server, tests).
+// Channel -> zod input schema + result type. Channel names appear nowhere else as loose strings.
+import { z } from 'zod';
+import type {
+  ActivityEntry,
+  HostState,
+  RootView,
+  ServerView,
+  ServerId,
+} from './domain.js';
+import { settingsSchema, transportSchema } from './registry-schema.js';
+
+/** Carries a result type in the contract without a runtime value. */
+const returns = <T>() => undefined as unknown as T;
+
+const id = z.string().min(1).max(128);
+const ids = z.array(id).min(1).max(10_000);
+
+export const serverInputSchema = z.object({
+  name: z.string().trim().min(1).max(256),
+  transport: transportSchema,
+  enabled: z.boolean().default(true),
+  sharing: z.boolean().default(true),
+});
+
+export interface AddRootsResult {
+  added: RootView[];
+  failed: { input: string; code: string; message: string }[];
+}
+
+export const contract = {
+  'state.get': { input: z.object({}).strict(), result: returns<HostState>() },
+  'roots.add': {
+    input: z.object({ paths: z.array(z.string().max(65_536)).min(1).max(1000) }).strict(),
+    result: returns<AddRootsResult>(),
+  },
+  'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<null>() },
+  'roots.rename': {
+    input: z.object({ rootId: id, name: z.string().trim().min(1).max(256) }).strict(),
+    result: returns<null>(),
+  },
+  'servers.add': { input: serverInputSchema.strict(), result: returns<ServerView>() },
+  'servers.update': {
+    input: z.object({ serverId: id, patch: serverInputSchema.partial().strict() }).strict(),
+    result: returns<null>(),
+  },
+  'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
+  'servers.reconnect': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
+  'servers.setSharing': {
+    input: z.object({ serverId: id, sharing: z.boolean() }).strict(),
+    result: returns<null>(),
+  },
+  'servers.setEnabled': {
+    input: z.object({ serverId: id, enabled: z.boolean() }).strict(),
+    result: returns<null>(),
+  },
+  'servers.activity': {
+    input: z.object({ serverId: id }).strict(),
+    result: returns<ActivityEntry[]>(),
+  },
+  'grants.set': {
+    input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean() }).strict(),
+    result: returns<null>(),
+  },
+  'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
+  'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },
+  'settings.update': { input: settingsSchema.partial().strict(), result: returns<null>() },
+} as const;
+
+export type Contract = typeof contract;
+export type Channel = keyof Contract;
+export type ChannelInput<C extends Channel> = z.input<Contract[C]['input']>;
+export type ParsedInput<C extends Channel> = z.output<Contract[C]['input']>;
+export type ChannelResult<C extends Channel> = Contract[C]['result'];
+export const channels = Object.keys(contract) as Channel[];
+
+/** Events the host pushes to every UI. */
+export interface EventPayloads {
+  state: HostState;
+  activity: { serverId: ServerId; entry: ActivityEntry };
+}
+export type EventName = keyof EventPayloads;
+export const eventNames: EventName[] = ['state', 'activity'];
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && Object.hasOwn(contract, value);
+}

@@ -1,0 +1,159 @@
+// Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
+
+export type RootId = string;
+export type ServerId = string;
+
+/** A folder the user picked once. `path` is what they picked; `canonicalPath` is its realpath. */
+export interface RootRecord {
+  id: RootId;
+  path: string;
+  canonicalPath: string;
+  name: string;
+  addedAt: string;
+}
+
+export interface StdioTransportConfig {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string | undefined;
+}
+
+export interface HttpTransportConfig {
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type TransportConfig = StdioTransportConfig | HttpTransportConfig;
+
+export interface ServerRecord {
+  id: ServerId;
+  name: string;
+  transport: TransportConfig;
+  enabled: boolean;
+  /** Roots sharing on/off: off means the client does not even declare the roots capability. */
+  sharing: boolean;
+  addedAt: string;
+}
+
+export type Locale = 'system' | 'en' | 'zh-CN' | 'de';
+export type ThemePreference = 'system' | 'light' | 'dark';
+
+export interface Settings {
+  locale: Locale;
+  theme: ThemePreference;
+}
+
+/** Everything persisted. `grants[serverId]` lists the roots that server may see. */
+export interface Registry {
+  schemaVersion: number;
+  roots: RootRecord[];
+  servers: ServerRecord[];
+  grants: Record<ServerId, RootId[]>;
+  settings: Settings;
+}
+
+export type AccessState =
+  | 'checking'
+  | 'ok'
+  | 'missing'
+  | 'not-directory'
+  | 'permission-denied'
+  /** The canonical path now resolves elsewhere (a folder was swapped for a symlink). */
+  | 'target-changed'
+  | 'error';
+
+export interface RootAccess {
+  state: AccessState;
+  reason?: string | undefined;
+  checkedAt: number;
+}
+
+export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected';
+
+export interface RootsAnswer {
+  at: number;
+  uris: readonly string[];
+}
+
+export interface ServerStatus {
+  state: ConnectionState;
+  protocolVersion?: string | undefined;
+  era?: 'legacy' | 'modern' | undefined;
+  serverInfo?: { name: string; version: string } | undefined;
+  error?: string | undefined;
+  /** The last `roots/list` the server asked and what it was answered. */
+  lastRootsRequest?: RootsAnswer | undefined;
+  rootsRequestCount: number;
+  listChangedCount: number;
+  nextRetryAt?: number | undefined;
+  pid?: number | undefined;
+}
+
+export interface RootView extends RootRecord {
+  uri: string;
+  access: RootAccess;
+  /** True when the picked path is (or passes through) a symlink: the UI shows the target. */
+  isLink: boolean;
+}
+
+export interface ServerView extends ServerRecord {
+  status: ServerStatus;
+  grantedRootIds: RootId[];
+  /** Granted AND accessible AND sharing on AND enabled: exactly what the server is told. */
+  effectiveRootIds: RootId[];
+}
+
+export interface ConsentRequest {
+  id: string;
+  serverId: ServerId;
+  at: number;
+}
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+export interface Notice {
+  id: string;
+  level: NoticeLevel;
+  code: string;
+  message: string;
+  at: number;
+}
+
+/** The immutable snapshot every UI renders. Secrets inside server configs are masked. */
+export interface HostState {
+  revision: number;
+  configPath: string;
+  roots: RootView[];
+  servers: ServerView[];
+  consentRequests: ConsentRequest[];
+  notices: Notice[];
+  settings: Settings;
+}
+
+export type ActivityKind =
+  | 'connect'
+  | 'disconnect'
+  | 'error'
+  | 'roots-request'
+  | 'list-changed'
+  | 'stderr'
+  | 'consent'
+  | 'restart'
+  | 'info';
+
+export interface ActivityEntry {
+  seq: number;
+  at: number;
+  kind: ActivityKind;
+  message: string;
+  uris?: readonly string[] | undefined;
+}
+
+/** A root as it goes on the wire in a `roots/list` answer. */
+export interface WireRoot {
+  uri: string;
+  name?: string;
+}

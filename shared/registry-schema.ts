@@ -1,0 +1,63 @@
+// The persisted registry's shape, written once in zod. The JSON schema the store validates with is
+// derived from it (z.toJSONSchema), so the two can never drift apart.
+import { z } from 'zod';
+
+export const SCHEMA_VERSION = 1;
+
+const id = z.string().min(1).max(128);
+const headerOrEnvMap = z.record(z.string().min(1).max(512), z.string().max(65_536));
+
+export const stdioTransportSchema = z.object({
+  type: z.literal('stdio'),
+  command: z.string().min(1).max(4096),
+  args: z.array(z.string().max(65_536)).max(1024),
+  env: headerOrEnvMap,
+  cwd: z.string().min(1).max(4096).optional(),
+});
+
+export const httpTransportSchema = z.object({
+  type: z.enum(['http', 'sse']),
+  url: z
+    .string()
+    .max(8192)
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'must be an http(s) URL'),
+  headers: headerOrEnvMap,
+});
+
+export const transportSchema = z.discriminatedUnion('type', [stdioTransportSchema, httpTransportSchema]);
+
+export const rootRecordSchema = z.object({
+  id,
+  path: z.string().min(1).max(4096),
+  canonicalPath: z.string().min(1).max(4096),
+  name: z.string().min(1).max(256),
+  addedAt: z.string(),
+});
+
+export const serverRecordSchema = z.object({
+  id,
+  name: z.string().min(1).max(256),
+  transport: transportSchema,
+  enabled: z.boolean(),
+  sharing: z.boolean(),
+  addedAt: z.string(),
+});
+
+export const settingsSchema = z.object({
+  locale: z.enum(['system', 'en', 'zh-CN', 'de']),
+  theme: z.enum(['system', 'light', 'dark']),
+});
+
+export const registrySchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  roots: z.array(rootRecordSchema),
+  servers: z.array(serverRecordSchema),
+  grants: z.record(id, z.array(id)),
+  settings: settingsSchema,
+});
+
+export const DEFAULT_SETTINGS = { locale: 'system', theme: 'system' } as const;
+
+export function emptyRegistry(): z.infer<typeof registrySchema> {
+  return { schemaVersion: SCHEMA_VERSION, roots: [], servers: [], grants: {}, settings: { ...DEFAULT_SETTINGS } };
+}

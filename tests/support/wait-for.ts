@@ -1,0 +1,21 @@
+// Polls until a condition holds: integration tests wait for real servers, never sleep blindly.
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value as NonNullable<T>;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
