@@ -31,7 +31,7 @@ const handlers: Handlers = {
 /** Validates and runs one call from any UI. Never throws; an unknown channel or bad payload changes nothing. */
 export async function dispatch(host: RootsHost, channel: unknown, payload: unknown): Promise<Result<unknown>> {
   if (!isChannel(channel)) return fail('invalid-input', `Unknown channel: ${String(channel).slice(0, 100)}`);
-  const parsed = contract[channel].input.safeParse(payload ?? {});
+  const parsed = contract[channel].input.safeParse(payload === undefined ? {} : payload);
   if (!parsed.success) return fail('invalid-input', z.prettifyError(parsed.error));
   try {
     const handler = handlers[channel] as (host: RootsHost, input: unknown) => unknown;

@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileSync as atomicWriteFileSync } from 'atomically';
 import Conf, { type Options as ConfOptions } from 'conf';
 import { z } from 'zod';
 import type { Notice, Registry } from '../../shared/domain.js';
@@ -35,9 +36,14 @@ export function confOptions(configDir: string): ConfOptions<StoredShape> {
     accessPropertiesByDotNotation: false,
     clearInvalidConfig: false,
     configFileMode: 0o600,
-    serialize: (value) => JSON.stringify(value, null, 1),
+    serialize,
     ajvOptions: { strict: false },
   };
+}
+
+// Indented so a person can read and hand-edit it; one space keeps 10,000 roots small.
+function serialize(value: unknown): string {
+  return JSON.stringify(value, null, 1);
 }
 
 interface FileSignature {
@@ -107,9 +113,11 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
         needsWrite = true;
       }
     }
+    // conf validates the file when it is constructed: a recovered or migrated registry must be on
+    // disk first, or the very file we just set aside would be read again.
+    if (needsWrite) atomicWriteFileSync(this.path, serialize(registry), { mode: 0o600 });
     this.conf = this.createConf(confOptions(this.configDir));
-    if (needsWrite) this.write(registry);
-    else this.signature = signatureOf(this.path);
+    this.signature = signatureOf(this.path);
     // The last good copy is what a corrupt file is restored from next time.
     fs.writeFileSync(path.join(this.configDir, LAST_GOOD_FILE), JSON.stringify(registry), { mode: 0o600 });
     return { registry, notices };

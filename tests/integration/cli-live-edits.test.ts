@@ -1,0 +1,88 @@
+// The CLI in another process edits the same registry; a running host tells its servers within 1 s.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addConnectedServer, callText, startHost, stopHosts } from '../support/host-harness.js';
+import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+function cli(configDir: string, ...args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/cli/main.ts'), '--config-dir', configDir, ...args], {
+    cwd: repoRoot,
+  });
+}
+
+afterEach(async () => {
+  await stopHosts();
+  removeTempDirs();
+});
+
+describe('CLI edits reach a running host', () => {
+  it('mcp-roots grant / revoke in another process changes what server-filesystem sees within 1 s', async () => {
+    const host = await startHost();
+    const configDir = host.store.configDir;
+    const folder = tempDir('cli-folder-');
+    const fsServer = await addConnectedServer(host, 'filesystem', filesystemServer());
+
+    const added = await cli(configDir, 'roots', 'add', folder);
+    expect(added.stdout).toContain('added');
+    await waitFor(() => host.getState().roots.length === 1, { what: 'root from the CLI' });
+
+    const before = Date.now();
+    await cli(configDir, 'grant', 'filesystem', folder);
+    // The CLI process has exited here; from now on only the host's file watch can react.
+    const exited = Date.now();
+    await waitFor(
+      async () => allowedDirectories(await callText(host, fsServer, 'list_allowed_directories')).includes(folder),
+      { what: 'the grant to reach the server', intervalMs: 10 },
+    );
+    const reachedIn = Date.now() - exited;
+    expect(reachedIn, `grant reached the server ${reachedIn} ms after the CLI exited (${exited - before} ms CLI run)`).toBeLessThan(1000);
+
+    const status = await cli(configDir, 'status', '--json');
+    const state = JSON.parse(status.stdout) as { servers: { name: string; grantedRootIds: string[] }[] };
+    expect(state.servers.find((server) => server.name === 'filesystem')?.grantedRootIds).toHaveLength(1);
+
+    await cli(configDir, 'revoke', 'filesystem', folder);
+    await waitFor(
+      async () => allowedDirectories(await callText(host, fsServer, 'list_allowed_directories')).length === 0,
+      { what: 'the revoke to reach the server' },
+    );
+  });
+
+  it('reports bad input with a clear error and a non-zero exit code, changing nothing', async () => {
+    const configDir = tempDir('cli-config-');
+    await expect(cli(configDir, 'roots', 'add', 'relative/path')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not an absolute path'),
+    });
+    await expect(cli(configDir, 'roots', 'add', 'https://example.com/x')).rejects.toMatchObject({
+      stderr: expect.stringContaining('Only file:// URIs'),
+    });
+    await expect(cli(configDir, 'grant', 'nobody', '/tmp')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No server matches'),
+    });
+    const list = await cli(configDir, 'roots', 'list', '--json');
+    expect(JSON.parse(list.stdout)).toEqual([]);
+  });
+
+  it('adds stdio and http servers with env and headers', async () => {
+    const configDir = tempDir('cli-config-');
+    await cli(configDir, 'servers', 'add', 'local', '--command', 'node', '--arg', 'server.js', '--env', 'TOKEN=abc', '--disabled');
+    await cli(configDir, 'servers', 'add', 'remote', '--url', 'https://mcp.example.com/mcp', '--header', 'Authorization: Bearer x', '--transport', 'sse', '--disabled');
+    const list = JSON.parse((await cli(configDir, 'servers', 'list', '--json')).stdout) as {
+      name: string;
+      transport: Record<string, unknown>;
+    }[];
+    expect(list.map((server) => server.name)).toEqual(['local', 'remote']);
+    expect(list[0]?.transport).toMatchObject({ type: 'stdio', command: 'node', args: ['server.js'] });
+    // Secrets never leave the host in clear, not even to the CLI's JSON.
+    expect(JSON.stringify(list)).not.toContain('abc');
+    expect(JSON.stringify(list)).not.toContain('Bearer x');
+    expect(list[1]?.transport).toMatchObject({ type: 'sse', url: 'https://mcp.example.com/mcp' });
+  });
+});

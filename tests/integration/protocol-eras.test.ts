@@ -1,0 +1,99 @@
+// Both protocol eras, one spawn per server, and the roots capability following the sharing switch.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
+import {
+  countingWrapper,
+  everythingServer,
+  filesystemServer,
+  modernFixtureServer,
+  removeTempDirs,
+  tempDir,
+  waitFor,
+} from '../support/index.js';
+
+afterEach(async () => {
+  await stopHosts();
+  removeTempDirs();
+});
+
+describe('protocol eras and connections', () => {
+  it('a 2026-07-28 server gets its roots through the embedded input_required request', async () => {
+    const host = await startHost();
+    const folder = tempDir('modern-');
+    const rootId = await addRoot(host, folder);
+    const modern = await addConnectedServer(host, 'modern', modernFixtureServer());
+    const status = host.getState().servers.find((server) => server.id === modern)?.status;
+    expect(status).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+
+    expect(JSON.parse(await callText(host, modern, 'list-roots'))).toEqual([]);
+    await host.setGrants([modern], [rootId], true);
+    // No list_changed exists in this era: the next call simply carries the new answer.
+    expect(JSON.parse(await callText(host, modern, 'list-roots'))).toEqual([
+      { uri: pathToFileURL(folder).href, name: path.basename(folder) },
+    ]);
+    const activity = host.activity(modern).map((entry) => entry.kind);
+    expect(activity).toContain('roots-request');
+    expect(activity).not.toContain('list-changed');
+  });
+
+  it('spawns each stdio server exactly once, including across the era probe', async () => {
+    const host = await startHost();
+    const counts = path.join(tempDir('counts-'), 'spawns.txt');
+    const modernCounts = `${counts}.modern`;
+    const fsId = await addConnectedServer(host, 'filesystem', countingWrapper(filesystemServer(), counts));
+    const modernId = await addConnectedServer(host, 'modern', countingWrapper(modernFixtureServer(), modernCounts));
+    // Exercise both sessions so a lazily spawned sibling would have shown up.
+    await callText(host, fsId, 'list_allowed_directories');
+    await callText(host, modernId, 'list-roots');
+    expect(fs.readFileSync(counts, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(fs.readFileSync(modernCounts, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('turning sharing off reconnects without the roots capability; on brings roots back', async () => {
+    const host = await startHost();
+    const folder = tempDir('shared-');
+    const rootId = await addRoot(host, folder);
+    const everything = await addConnectedServer(host, 'everything', everythingServer());
+    await host.setGrants([everything], [rootId], true);
+    const uri = pathToFileURL(folder).href;
+    await waitFor(async () => (await callText(host, everything, 'get-roots-list')).includes(uri), { what: 'root visible' });
+
+    await host.setSharing(everything, false);
+    // The reconnect happens in the background; wait until the new session answers.
+    const without = await waitFor(
+      async () => {
+        const text = await callText(host, everything, 'get-roots-list');
+        return text.includes(uri) ? undefined : text;
+      },
+      { what: 'a session without roots' },
+    );
+    expect(host.activity(everything).some((entry) => entry.message === 'Roots sharing turned off.')).toBe(true);
+    expect(without.toLowerCase()).toContain('roots');
+    expect(host.getState().servers[0]?.effectiveRootIds).toEqual([]);
+
+    await host.setSharing(everything, true);
+    await waitFor(async () => (await callText(host, everything, 'get-roots-list')).includes(uri), { what: 'root back' });
+  });
+
+  it('a server that cannot start reports an error and retries with backoff', async () => {
+    const host = await startHost({ connection: { reconnectDelaysMs: [200, 400, 800] } });
+    const server = await host.addServer({
+      name: 'broken',
+      transport: { type: 'stdio', command: path.join(tempDir('nothing-'), 'no-such-binary'), args: [], env: {} },
+      enabled: true,
+      sharing: true,
+    });
+    await waitFor(() => host.getState().servers.find((s) => s.id === server.id)?.status.state === 'error', {
+      what: 'error state',
+    });
+    const status = host.getState().servers.find((s) => s.id === server.id)?.status;
+    expect(status?.error).toBeTruthy();
+    expect(status?.nextRetryAt).toBeGreaterThan(Date.now() - 1000);
+    await waitFor(() => host.activity(server.id).filter((entry) => entry.kind === 'error').length >= 3, {
+      what: 'three attempts',
+    });
+  });
+});

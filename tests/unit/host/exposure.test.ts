@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { computeExposure, sameExposure } from '../../../electron/host/exposure.js';
+import type { Registry, RootAccess } from '../../../shared/domain.js';
+import { emptyRegistry } from '../../../shared/registry-schema.js';
+
+const ok: RootAccess = { state: 'ok', checkedAt: 0 };
+const missing: RootAccess = { state: 'missing', checkedAt: 0 };
+
+function registry(overrides: Partial<Registry['servers'][number]> = {}): Registry {
+  return {
+    ...emptyRegistry(),
+    roots: ['a', 'b', 'c'].map((id) => ({ id, path: `/${id}`, canonicalPath: `/${id}`, name: id.toUpperCase(), addedAt: '' })),
+    servers: [
+      { id: 's', name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {} }, enabled: true, sharing: true, addedAt: '', ...overrides },
+    ],
+    grants: { s: ['a', 'b'] },
+  };
+}
+
+describe('computeExposure', () => {
+  it('is granted AND accessible', () => {
+    const exposure = computeExposure(registry(), (id) => (id === 'b' ? missing : ok)).get('s');
+    expect(exposure?.roots).toEqual([{ uri: 'file:///a', name: 'A' }]);
+    expect(exposure?.rootIds).toEqual(['a']);
+  });
+
+  it('is nothing while sharing is off or the server is disabled', () => {
+    expect(computeExposure(registry({ sharing: false }), () => ok).get('s')?.roots).toEqual([]);
+    expect(computeExposure(registry({ enabled: false }), () => ok).get('s')?.roots).toEqual([]);
+  });
+
+  it('compares by uri and name, so a rename is a change', () => {
+    const before = computeExposure(registry(), () => ok).get('s');
+    const renamed = registry();
+    renamed.roots = renamed.roots.map((root) => (root.id === 'a' ? { ...root, name: 'Renamed' } : root));
+    const after = computeExposure(renamed, () => ok).get('s');
+    expect(after && sameExposure(before, after)).toBe(false);
+    const again = computeExposure(registry(), () => ok).get('s');
+    expect(again && sameExposure(before, again)).toBe(true);
+  });
+});

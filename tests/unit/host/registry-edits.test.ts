@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import * as edits from '../../../electron/host/registry-edits.js';
+import { emptyRegistry } from '../../../shared/registry-schema.js';
+import type { Registry } from '../../../shared/domain.js';
+
+const stdio = { type: 'stdio' as const, command: 'node', args: [], env: {} };
+
+function withRootsAndServer(): { registry: Registry; rootIds: string[]; serverId: string } {
+  let registry = emptyRegistry() as Registry;
+  const added = edits.addRoots([
+    { path: '/a', canonicalPath: '/a' },
+    { path: '/b', canonicalPath: '/b' },
+  ])(registry);
+  registry = added.registry;
+  const server = edits.addServer({ name: 's', transport: stdio, enabled: true, sharing: true })(registry);
+  return { registry: server.registry, rootIds: added.value.added.map((r) => r.id), serverId: server.value.id };
+}
+
+describe('registry edits', () => {
+  it('default deny: a new server and a new root start with no grant', () => {
+    const { registry, serverId } = withRootsAndServer();
+    expect(registry.grants[serverId]).toEqual([]);
+  });
+
+  it('rejects a duplicate canonical path and keeps the first', () => {
+    const { registry } = withRootsAndServer();
+    const result = edits.addRoots([{ path: '/link-to-a', canonicalPath: '/a' }])(registry);
+    expect(result.value.added).toEqual([]);
+    expect(result.value.duplicates).toHaveLength(1);
+    expect(result.registry.roots).toHaveLength(2);
+  });
+
+  it('grants and revokes in bulk, keeping the registry order', () => {
+    const { registry, rootIds, serverId } = withRootsAndServer();
+    const granted = edits.setGrants([serverId], [...rootIds].reverse(), true)(registry).registry;
+    expect(granted.grants[serverId]).toEqual(rootIds);
+    const revoked = edits.setGrants([serverId], [rootIds[0] as string], false)(granted).registry;
+    expect(revoked.grants[serverId]).toEqual([rootIds[1]]);
+  });
+
+  it('removing a root revokes it from every server', () => {
+    const { registry, rootIds, serverId } = withRootsAndServer();
+    const granted = edits.setGrants([serverId], rootIds, true)(registry).registry;
+    const removed = edits.removeRoots([rootIds[0] as string])(granted).registry;
+    expect(removed.grants[serverId]).toEqual([rootIds[1]]);
+    expect(removed.roots.map((r) => r.id)).toEqual([rootIds[1]]);
+  });
+
+  it('refuses unknown ids and duplicate server names without changing anything', () => {
+    const { registry, serverId } = withRootsAndServer();
+    expect(() => edits.setGrants([serverId], ['nope'], true)(registry)).toThrow(expect.objectContaining({ code: 'not-found' }));
+    expect(() => edits.removeServer('nope')(registry)).toThrow(expect.objectContaining({ code: 'not-found' }));
+    expect(() => edits.addServer({ name: 's', transport: stdio, enabled: true, sharing: true })(registry)).toThrow(
+      expect.objectContaining({ code: 'duplicate' }),
+    );
+  });
+
+  it('removing a server drops its grants', () => {
+    const { registry, rootIds, serverId } = withRootsAndServer();
+    const granted = edits.setGrants([serverId], rootIds, true)(registry).registry;
+    expect(edits.removeServer(serverId)(granted).registry.grants).toEqual({});
+  });
+});
