@@ -44,6 +44,8 @@ export interface HostEvents {
   activity: [{ serverId: ServerId; entry: ActivityEntry }];
   /** Fired with the servers that were sent list_changed, for tests and the benchmark. */
   notified: [ServerId[]];
+  /** Fired with every server whose effective roots changed, connected or not (the proxy listens). */
+  exposure: [ServerId[]];
 }
 
 interface QueuedEdit {
@@ -294,13 +296,18 @@ export class RootsHost extends EventEmitter<HostEvents> {
     if (previous?.roots !== next.roots) {
       this.monitor.setRoots(next.roots.map((root) => ({ id: root.id, canonicalPath: root.canonicalPath })));
     }
-    this.syncConnections(next, reason);
+    const { created, restarted } = this.syncConnections(next, reason);
     this.resolveConsent(next);
-    this.recompute();
+    // Restarted servers will ask afresh; notifying them as well would only add noise.
+    this.recompute(restarted);
+    // New connections start after the exposure is computed, so their first answer is right.
+    for (const connection of created) connection.start();
   }
 
-  private syncConnections(next: Registry, reason?: string): void {
-    if (this.options.connectServers === false) return;
+  private syncConnections(next: Registry, reason?: string): { created: ServerConnection[]; restarted: Set<ServerId> } {
+    const created: ServerConnection[] = [];
+    const restarted = new Set<ServerId>();
+    if (this.options.connectServers === false) return { created, restarted };
     const nextIds = new Set(next.servers.map((server) => server.id));
     for (const [id, connection] of this.connections) {
       if (!nextIds.has(id)) {
@@ -312,9 +319,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
     for (const server of next.servers) {
       const connection = this.connections.get(server.id);
       if (!connection) {
-        const created = new ServerConnection(server, this.connectionHooks, this.options.connection);
-        this.connections.set(server.id, created);
-        created.start();
+        const fresh = new ServerConnection(server, this.connectionHooks, this.options.connection);
+        this.connections.set(server.id, fresh);
+        created.push(fresh);
+        restarted.add(server.id);
         continue;
       }
       const before = connection.config;
@@ -324,12 +332,13 @@ export class RootsHost extends EventEmitter<HostEvents> {
         before.sharing !== server.sharing ||
         JSON.stringify(before.transport) !== JSON.stringify(server.transport);
       if (needsRestart) {
-        const why = reason ?? describeChange(before, server);
-        void connection.update(server, why);
+        restarted.add(server.id);
+        void connection.update(server, reason ?? describeChange(before, server));
       } else {
         connection.setRecord(server);
       }
     }
+    return { created, restarted };
   }
 
   private readonly connectionHooks = {
@@ -342,22 +351,25 @@ export class RootsHost extends EventEmitter<HostEvents> {
   };
 
   /** Recomputes every server's effective roots and notifies only those whose list changed. */
-  private recompute(): void {
+  private recompute(skipNotify: ReadonlySet<ServerId> = new Set()): void {
     const registry = this.current();
     const next = computeExposure(registry, (id) => this.monitor.get(id), (p) => this.uriOf(p));
     const notified: ServerId[] = [];
+    const changed: ServerId[] = [];
     for (const [serverId, exposure] of next) {
       if (sameExposure(this.exposure.get(serverId), exposure)) {
         next.set(serverId, this.exposure.get(serverId) ?? exposure);
         continue;
       }
+      changed.push(serverId);
       const connection = this.connections.get(serverId);
       const before = this.exposure.get(serverId);
-      if (connection && before && connection.rootsChanged(exposure.roots.length === 0 && before.roots.length > 0)) {
+      if (connection && before && !skipNotify.has(serverId) && connection.rootsChanged(exposure.roots.length === 0 && before.roots.length > 0)) {
         notified.push(serverId);
       }
     }
     this.exposure = next;
+    if (changed.length > 0) this.emit('exposure', changed);
     if (notified.length > 0) this.emit('notified', notified);
     this.changed();
   }

@@ -7,6 +7,8 @@ import type { ActivityEntry, ActivityKind, ServerRecord, ServerStatus, WireRoot 
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
+import { fileURLToPath } from 'node:url';
+import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
@@ -121,6 +123,11 @@ export class ServerConnection {
    * adds nothing: the server's next roots/list reads the newest list anyway.
    */
   rootsChanged(nowEmpty: boolean): boolean {
+    if (this.injectsRoots) {
+      if (!this.record.enabled) return false;
+      void this.update(this.record, 'Restarted with the new folders as arguments.');
+      return true;
+    }
     const client = this.client;
     if (!client || this.status.state !== 'connected' || !this.record.sharing) return false;
     // 2026-07-28 sessions have no list_changed: those servers ask again on every call.
@@ -157,19 +164,36 @@ export class ServerConnection {
     return (await this.client.callTool({ name, arguments: args })) as CallToolResult;
   }
 
+  /** Folders travel in the command line or env: the roots capability is not declared then. */
+  private get injectsRoots(): boolean {
+    return usesRootPlaceholders(this.record.transport);
+  }
+
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     clearTimeout(this.retryTimer);
+    let transportConfig = this.record.transport;
+    if (this.injectsRoots) {
+      const folders = this.hooks.rootsFor(this.record.id).map((root) => fileURLToPath(root.uri));
+      if (folders.length === 0) {
+        // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
+        this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
+        return;
+      }
+      transportConfig = injectRoots(transportConfig, folders);
+      this.addActivity('info', `Started with ${folders.length} folder(s) as arguments.`, folders);
+    }
+    const declareRoots = this.record.sharing && !this.injectsRoots;
     this.setStatus({ state: 'connecting', error: undefined, nextRetryAt: undefined });
     const client = new Client(
       { ...CLIENT_INFO },
       {
         // Declared only when sharing: otherwise the SDK answers roots/list with -32601.
-        capabilities: this.record.sharing ? { roots: { listChanged: true } } : {},
+        capabilities: declareRoots ? { roots: { listChanged: true } } : {},
         versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.options.probeTimeoutMs ?? 3000 } },
       },
     );
-    if (this.record.sharing) {
+    if (declareRoots) {
       client.setRequestHandler('roots/list', async () => {
         const roots = this.hooks.rootsFor(this.record.id);
         this.recordRootsRequest(roots);
@@ -178,7 +202,7 @@ export class ServerConnection {
     }
     let built: BuiltTransport;
     try {
-      built = buildTransport(this.record.transport);
+      built = buildTransport(transportConfig);
     } catch (error) {
       this.fail(generation, `Cannot start: ${message(error)}`);
       return;
