@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Notice, Registry } from '../../shared/domain.js';
 import { emptyRegistry, registrySchema } from '../../shared/registry-schema.js';
 import { CodedError } from '../../shared/result.js';
+import { withFileLock } from './file-lock.js';
 import { migrateRegistry } from './registry-migrations.js';
 
 export const CONFIG_FILE = 'config.json';
@@ -82,7 +83,14 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
   /** Loads the registry, recovering and migrating as needed. Never throws for a bad file. */
   open(): OpenResult {
     fs.mkdirSync(this.configDir, { recursive: true });
+    // Under the lock: a first write (or a recovery) must not clobber another process's edit.
+    return withFileLock(`${this.path}.lock`, () => this.openLocked());
+  }
+
+  private openLocked(): OpenResult {
     const notices: OpenResult['notices'] = [];
+    // The signature is taken before the read: a write in between makes the next check re-read.
+    const signatureBeforeRead = signatureOf(this.path);
     let registry: Registry;
     let needsWrite = false;
     const raw = readIfExists(this.path);
@@ -117,7 +125,7 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
     // disk first, or the very file we just set aside would be read again.
     if (needsWrite) atomicWriteFileSync(this.path, serialize(registry), { mode: 0o600 });
     this.conf = this.createConf(confOptions(this.configDir));
-    this.signature = signatureOf(this.path);
+    this.signature = needsWrite ? signatureOf(this.path) : signatureBeforeRead;
     // The last good copy is what a corrupt file is restored from next time.
     fs.writeFileSync(path.join(this.configDir, LAST_GOOD_FILE), JSON.stringify(registry), { mode: 0o600 });
     return { registry, notices };
@@ -167,8 +175,26 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
     this.signature = signatureOf(this.path);
   }
 
+  /**
+   * One read-modify-write under the cross-process lock: `change` gets the file's content if another
+   * process changed it since we last looked (else undefined) and returns what to write, if anything.
+   */
+  transaction(change: (fresh: Registry | undefined) => Registry | undefined): void {
+    withFileLock(`${this.path}.lock`, () => {
+      let fresh: Registry | undefined;
+      try {
+        fresh = this.readIfChanged();
+      } catch {
+        // Unreadable right now (a hand edit in progress): our copy is the best base.
+      }
+      const next = change(fresh);
+      if (next) this.write(next);
+    });
+  }
+
   /** The file's current content when another process changed it since we last read or wrote it. */
   readIfChanged(): Registry | undefined {
+    // Taken before the read, so a write racing with the read is caught by the next check.
     const now = signatureOf(this.path);
     if (sameSignature(now, this.signature)) return undefined;
     const raw = readIfExists(this.path);

@@ -256,34 +256,31 @@ export class RootsHost extends EventEmitter<HostEvents> {
     const batch = this.queue;
     this.queue = [];
     const previous = this.current();
-    let base = previous;
-    try {
-      // Another process (the CLI) may have written since: apply our edits on top of its file.
-      base = this.store.readIfChanged() ?? previous;
-    } catch {
-      // The file on disk is unreadable right now: our copy is the best base.
-    }
+    let applied: Registry = previous;
     const done: { item: QueuedEdit; value: unknown }[] = [];
-    for (const item of batch) {
-      try {
-        const { registry, value } = item.edit(base);
-        base = registry;
-        done.push({ item, value });
-      } catch (error) {
-        item.reject(error);
-      }
-    }
-    if (base === previous) {
-      for (const { item, value } of done) item.resolve(value);
-      return;
-    }
-    // Servers learn first (a revoke must not wait for the disk), then the change is persisted.
-    this.applyRegistry(base);
     try {
-      this.store.write(base);
+      this.store.transaction((fresh) => {
+        // Another process (the CLI) may have written since: our edits go on top of its file.
+        let base = fresh ?? previous;
+        for (const item of batch) {
+          try {
+            const { registry, value } = item.edit(base);
+            base = registry;
+            done.push({ item, value });
+          } catch (error) {
+            item.reject(error);
+          }
+        }
+        applied = base;
+        if (base === previous) return undefined;
+        // Servers learn first (a revoke must not wait for the disk), then the change is persisted.
+        this.applyRegistry(base);
+        return base;
+      });
     } catch (error) {
-      this.applyRegistry(previous);
+      if (applied !== previous) this.applyRegistry(previous);
       for (const { item } of done) item.reject(error);
+      for (const item of batch) if (!done.some((d) => d.item === item)) item.reject(error);
       return;
     }
     for (const { item, value } of done) item.resolve(value);

@@ -1,0 +1,56 @@
+// A short cross-process lock around each read-modify-write of the registry, so the app and the
+// CLI editing at the same moment lose no update. Synchronous on purpose: the critical section is
+// one small read and one atomic write, and the edit pipeline that calls it is synchronous.
+// (proper-lockfile is async-first and its sync mode cannot retry; this is the small part we need.)
+import fs from 'node:fs';
+import { CodedError } from '../../shared/result.js';
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+function isStale(lockPath: string, staleMs: number): boolean {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
+    if (Number.isInteger(pid) && pid > 0) {
+      try {
+        process.kill(pid, 0);
+      } catch (error) {
+        // The holder died (kill -9 mid-edit): its lock protects nothing.
+        if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      }
+    }
+    return Date.now() - fs.statSync(lockPath).mtimeMs > staleMs;
+  } catch {
+    return false; // Gone or unreadable right now: just try again.
+  }
+}
+
+export function withFileLock<T>(lockPath: string, critical: () => T, { timeoutMs = 3000, staleMs = 10_000 } = {}): T {
+  const deadline = Date.now() + timeoutMs;
+  let wait = 1;
+  for (;;) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (isStale(lockPath, staleMs)) {
+        fs.rmSync(lockPath, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new CodedError('store-failed', 'The registry is locked by another process; try again.');
+      }
+      sleepSync(wait);
+      wait = Math.min(wait * 2, 20);
+    }
+  }
+  try {
+    return critical();
+  } finally {
+    fs.rmSync(lockPath, { force: true });
+  }
+}
