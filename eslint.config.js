@@ -45,6 +45,13 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', 'scripts/**', 'bin/**'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    // Plain Node scripts (fixtures, bin, scripts): Node's globals.
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
   },
 );

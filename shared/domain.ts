@@ -150,6 +150,8 @@ export interface ActivityEntry {
   kind: ActivityKind;
   message: string;
   uris?: readonly string[] | undefined;
+  /** How many identical events this entry stands for (a folded run of roots requests). */
+  count?: number | undefined;
 }
 
 /** A root as it goes on the wire in a `roots/list` answer. */

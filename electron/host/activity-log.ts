@@ -1,23 +1,47 @@
-// A bounded log per server: a flood of roots requests keeps only the newest entries.
+// A bounded log per server: a flood of roots requests keeps only the newest entries, and a run of
+// identical roots requests folds into one entry with a count (a server asking 5,000 times a
+// second must not evict everything else, nor allocate 5,000 entries).
 import type { ActivityEntry, ActivityKind } from '../../shared/domain.js';
 
 export const ACTIVITY_LIMIT = 300;
+/** Identical consecutive entries closer than this fold together. */
+const FOLD_WINDOW_MS = 2000;
 
 export class ActivityLog {
-  private readonly entries: ActivityEntry[] = [];
+  private readonly ring: (ActivityEntry | undefined)[];
+  private next = 0;
+  private size = 0;
   private seq = 0;
 
-  constructor(private readonly limit = ACTIVITY_LIMIT) {}
+  constructor(private readonly limit = ACTIVITY_LIMIT) {
+    this.ring = new Array<ActivityEntry | undefined>(limit);
+  }
 
   add(kind: ActivityKind, message: string, uris?: readonly string[]): ActivityEntry {
-    // uris is kept by reference: answers are immutable arrays shared with the exposure cache.
-    const entry: ActivityEntry = { seq: ++this.seq, at: Date.now(), kind, message, ...(uris ? { uris } : {}) };
-    this.entries.push(entry);
-    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+    const now = Date.now();
+    const lastIndex = (this.next - 1 + this.limit) % this.limit;
+    const last = this.size > 0 ? this.ring[lastIndex] : undefined;
+    if (last && last.kind === kind && last.message === message && last.uris === uris && now - last.at < FOLD_WINDOW_MS) {
+      // uris compared by reference: answers are immutable arrays shared with the exposure cache.
+      const folded: ActivityEntry = { ...last, seq: ++this.seq, at: now, count: (last.count ?? 1) + 1 };
+      this.ring[lastIndex] = folded;
+      return folded;
+    }
+    const entry: ActivityEntry = { seq: ++this.seq, at: now, kind, message, ...(uris ? { uris } : {}) };
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.limit;
+    this.size = Math.min(this.size + 1, this.limit);
     return entry;
   }
 
+  /** Oldest first. */
   list(): ActivityEntry[] {
-    return [...this.entries];
+    const start = (this.next - this.size + this.limit) % this.limit;
+    const out: ActivityEntry[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const entry = this.ring[(start + i) % this.limit];
+      if (entry) out.push(entry);
+    }
+    return out;
   }
 }

@@ -6,9 +6,11 @@ import { pathToRootUri } from './file-uri.js';
 export interface Exposure {
   rootIds: readonly RootId[];
   roots: readonly WireRoot[];
+  /** The answer's URIs, computed once: every roots/list request logs them. */
+  uris: readonly string[];
 }
 
-export const NOTHING: Exposure = Object.freeze({ rootIds: Object.freeze([]), roots: Object.freeze([]) });
+export const NOTHING: Exposure = Object.freeze({ rootIds: Object.freeze([]), roots: Object.freeze([]), uris: Object.freeze([]) });
 
 export function computeExposure(
   registry: Registry,
@@ -30,7 +32,7 @@ export function computeExposure(
       rootIds.push(rootId);
       roots.push({ uri: uriOf(root.canonicalPath), name: root.name });
     }
-    result.set(server.id, rootIds.length === 0 ? NOTHING : { rootIds, roots });
+    result.set(server.id, rootIds.length === 0 ? NOTHING : { rootIds, roots, uris: roots.map((root) => root.uri) });
   }
   return result;
 }

@@ -339,7 +339,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   private readonly connectionHooks = {
-    rootsFor: (serverId: ServerId) => this.rootsFor(serverId),
+    exposureFor: (serverId: ServerId) => this.exposure.get(serverId) ?? NOTHING,
     rootsRequested: (serverId: ServerId, _answered: readonly WireRoot[], expected: boolean) => {
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },

@@ -14,8 +14,8 @@ import { buildTransport, type BuiltTransport } from './transport-factory.js';
 export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
 
 export interface ConnectionHooks {
-  /** The server's effective roots right now (a cached, immutable array). */
-  rootsFor(serverId: string): readonly WireRoot[];
+  /** The server's effective roots right now (cached, immutable arrays). */
+  exposureFor(serverId: string): { roots: readonly WireRoot[]; uris: readonly string[] };
   /**
    * Called after every roots/list answer, e.g. to raise a consent request. `expected` is true
    * when we caused the request ourselves (a restart to make the server forget its last folder).
@@ -174,7 +174,7 @@ export class ServerConnection {
     clearTimeout(this.retryTimer);
     let transportConfig = this.record.transport;
     if (this.injectsRoots) {
-      const folders = this.hooks.rootsFor(this.record.id).map((root) => fileURLToPath(root.uri));
+      const folders = this.hooks.exposureFor(this.record.id).uris.map((uri) => fileURLToPath(uri));
       if (folders.length === 0) {
         // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
         this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
@@ -195,8 +195,8 @@ export class ServerConnection {
     );
     if (declareRoots) {
       client.setRequestHandler('roots/list', async () => {
-        const roots = this.hooks.rootsFor(this.record.id);
-        this.recordRootsRequest(roots);
+        const { roots, uris } = this.hooks.exposureFor(this.record.id);
+        this.recordRootsRequest(roots, uris);
         return { roots: roots as WireRoot[] };
       });
     }
@@ -230,6 +230,8 @@ export class ServerConnection {
       // A cached era may be stale (the server was upgraded): probe afresh next time.
       this.prior = undefined;
       this.client = undefined;
+      // This failure is reported once, as an error: the close it causes is not a second event.
+      client.onclose = undefined;
       void client.close().catch(() => undefined);
       this.fail(generation, message(error));
       return;
@@ -268,6 +270,7 @@ export class ServerConnection {
     if (generation !== this.generation || !this.record.enabled) return;
     if (this.connectedAt && Date.now() - this.connectedAt >= STABLE_CONNECTION_MS) this.attempts = 0;
     this.connectedAt = 0;
+    clearTimeout(this.retryTimer);
     const delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
     this.setStatus({ nextRetryAt: Date.now() + delay });
     this.retryTimer = setTimeout(() => {
@@ -276,9 +279,8 @@ export class ServerConnection {
     this.retryTimer.unref();
   }
 
-  private recordRootsRequest(roots: readonly WireRoot[]): void {
+  private recordRootsRequest(roots: readonly WireRoot[], uris: readonly string[]): void {
     this.notificationOutstanding = false;
-    const uris = roots.map((root) => root.uri);
     this.status = {
       ...this.status,
       lastRootsRequest: { at: Date.now(), uris },

@@ -32,7 +32,7 @@ export function modernFixtureServer(): StdioTransportConfig {
   return {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(repoRoot, 'tests/fixtures/modern-roots-server.ts')],
+    args: [path.join(repoRoot, 'tests/fixtures/modern-roots-server.mjs')],
     env: {},
     cwd: repoRoot,
   };

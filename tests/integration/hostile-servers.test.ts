@@ -1,0 +1,128 @@
+// Broken and hostile servers: each one is contained, backed off, and disturbs no other server.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RootsHost } from '../../electron/host/roots-host.js';
+import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
+import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+
+const fixture = path.resolve(import.meta.dirname, '../fixtures/hostile-server.mjs');
+const hostile = (mode: string) => ({ type: 'stdio' as const, command: process.execPath, args: [fixture, mode], env: {} });
+
+afterEach(async () => {
+  await stopHosts();
+  removeTempDirs();
+});
+
+/** A healthy neighbour whose view must stay right whatever the hostile server does. */
+async function healthyNeighbour(host: RootsHost): Promise<{ id: string; folder: string }> {
+  const folder = tempDir('neighbour-');
+  const rootId = await addRoot(host, folder);
+  const id = await addConnectedServer(host, 'neighbour', filesystemServer());
+  await host.setGrants([id], [rootId], true);
+  await waitFor(async () => allowedDirectories(await callText(host, id, 'list_allowed_directories')).includes(folder), {
+    what: 'neighbour sees its folder',
+  });
+  return { id, folder };
+}
+
+async function neighbourStillFine(host: RootsHost, neighbour: { id: string; folder: string }): Promise<void> {
+  expect(allowedDirectories(await callText(host, neighbour.id, 'list_allowed_directories'))).toEqual([neighbour.folder]);
+}
+
+function statusOf(host: RootsHost, id: string) {
+  return host.getState().servers.find((server) => server.id === id)?.status;
+}
+
+describe('hostile servers', () => {
+  it('a server that crashes at start is retried with growing delays, not in a busy loop', async () => {
+    const host = await startHost({ connection: { reconnectDelaysMs: [100, 200, 400, 800, 1600] } });
+    const neighbour = await healthyNeighbour(host);
+    const server = await host.addServer({ name: 'crasher', transport: hostile('crash-at-start'), enabled: true, sharing: true });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Identical consecutive errors fold into one entry with a count.
+    const attempts = host
+      .activity(server.id)
+      .filter((entry) => entry.kind === 'error')
+      .reduce((sum, entry) => sum + (entry.count ?? 1), 0);
+    // 0.1 + 0.2 + 0.4 + 0.8 s of delays fit in 2.5 s: about five attempts, never dozens.
+    expect(attempts).toBeGreaterThanOrEqual(3);
+    expect(attempts).toBeLessThanOrEqual(6);
+    expect(statusOf(host, server.id)?.state).toMatch(/error|connecting|disconnected/);
+    await neighbourStillFine(host, neighbour);
+  });
+
+  it('a server that crashes later is reconnected', async () => {
+    const host = await startHost({ connection: { reconnectDelaysMs: [100, 200] } });
+    const server = await host.addServer({ name: 'crash-later', transport: hostile('crash-later'), enabled: true, sharing: true });
+    await waitFor(() => host.activity(server.id).filter((entry) => entry.kind === 'connect').length >= 2, {
+      what: 'a second connect after the crash',
+    });
+    expect(host.activity(server.id).some((entry) => entry.kind === 'disconnect')).toBe(true);
+  });
+
+  it('a server that hangs on initialize times out', async () => {
+    const host = await startHost({ connection: { probeTimeoutMs: 200, connectTimeoutMs: 800, reconnectDelaysMs: [60_000] } });
+    const server = await host.addServer({ name: 'hang', transport: hostile('hang'), enabled: true, sharing: true });
+    await waitFor(() => statusOf(host, server.id)?.state === 'error', { what: 'timeout error', timeoutMs: 5000 });
+    expect(statusOf(host, server.id)?.error).toMatch(/time/i);
+  });
+
+  it('garbage on stdout does not break the session', async () => {
+    const host = await startHost();
+    const id = await addConnectedServer(host, 'garbage', hostile('garbage'));
+    expect(await callText(host, id, 'report')).toBe('[]');
+  });
+
+  it('a huge line is refused (bounded buffer) and the server is reconnected', async () => {
+    const host = await startHost({ connection: { reconnectDelaysMs: [100] } });
+    const neighbour = await healthyNeighbour(host);
+    const before = process.memoryUsage().rss;
+    const server = await host.addServer({ name: 'huge', transport: hostile('huge-line'), enabled: true, sharing: true });
+    await waitFor(() => host.activity(server.id).filter((entry) => entry.kind === 'connect').length >= 2, {
+      what: 'reconnect after the oversized line',
+    });
+    await host.setEnabled(server.id, false);
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    await neighbourStillFine(host, neighbour);
+  });
+
+  it('a roots/list flood keeps the host responsive, memory bounded, neighbours served', async () => {
+    const host = await startHost();
+    const neighbour = await healthyNeighbour(host);
+    let worstGap = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 10);
+    try {
+      const id = await addConnectedServer(host, 'flood', hostile('flood-roots'));
+      await waitFor(() => (statusOf(host, id)?.rootsRequestCount ?? 0) > 2000, { what: 'a flood', timeoutMs: 10_000 });
+      await neighbourStillFine(host, neighbour);
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      // Every request was answered, with an error-free empty list (nothing granted).
+      const replies = JSON.parse(await callText(host, id, 'report')) as { result?: { roots: unknown[] } }[];
+      expect(replies.length).toBeGreaterThan(0);
+      expect(replies.every((reply) => Array.isArray(reply.result?.roots))).toBe(true);
+      expect(host.activity(id).length).toBeLessThanOrEqual(300);
+      expect(host.getState().consentRequests.filter((request) => request.serverId === id)).toHaveLength(1);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(worstGap, `the event loop stalled for ${worstGap} ms`).toBeLessThan(500);
+  });
+
+  it('requests the host does not support get proper JSON-RPC errors', async () => {
+    const host = await startHost();
+    const id = await addConnectedServer(host, 'unsupported', hostile('unsupported'));
+    const replies = await waitFor(
+      async () => {
+        const parsed = JSON.parse(await callText(host, id, 'report')) as { id: string; error?: { code: number } }[];
+        return parsed.length >= 4 ? parsed : undefined;
+      },
+      { what: 'four replies' },
+    );
+    for (const reply of replies) expect(reply.error?.code, reply.id).toBe(-32601);
+  });
+});
