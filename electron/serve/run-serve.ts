@@ -1,0 +1,102 @@
+// `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM. Resolves with
+// the exit code only after the server is closed and the host (with its child servers) is stopped.
+import { RootsHost } from '../host/roots-host.js';
+import { openBrowser } from './open-browser.js';
+import { startServeServer, type ServeServer } from './serve-server.js';
+
+/** Fixed so a bookmark survives restarts (the token does not); busy means a random port. */
+export const DEFAULT_PORT = 8765;
+
+export interface RunServeOptions {
+  configDir: string;
+  /** As typed on the command line; undefined means DEFAULT_PORT or, if busy, any free port. */
+  port: string | undefined;
+  open: boolean;
+  rendererDir?: string;
+  out?: NodeJS.WritableStream;
+  err?: NodeJS.WritableStream;
+  /** Stops the server like a signal does (for tests and embedders). */
+  stop?: AbortSignal;
+  /** Off for in-process tests: no process signal handlers, no forced exit. */
+  handleSignals?: boolean;
+}
+
+export async function runServe(options: RunServeOptions): Promise<number> {
+  const out = options.out ?? process.stdout;
+  const err = options.err ?? process.stderr;
+  const port = parsePort(options.port);
+  if (port === undefined) {
+    err.write(`mcp-roots: --port takes a number from 0 to 65535, got "${options.port}".\n`);
+    return 2;
+  }
+
+  const host = new RootsHost({ configDir: options.configDir });
+  let serve: ServeServer;
+  try {
+    await host.start();
+    serve = await listen(host, port, options.port === undefined, options.rendererDir);
+  } catch (error) {
+    await host.stop().catch(() => {});
+    err.write(`mcp-roots: cannot serve: ${describe(error, port)}\n`);
+    return 1;
+  }
+
+  out.write(`MCP Roots Manager is serving on ${serve.origin}\nOpen: ${serve.url}\nPress Ctrl+C to stop.\n`);
+  if (options.open && !openBrowser(serve.url)) out.write('(No browser could be opened here: open the URL above yourself.)\n');
+
+  await waitForStop(options);
+  out.write('Stopping…\n');
+  let code = 0;
+  try {
+    await serve.close();
+    await host.stop();
+  } catch (error) {
+    err.write(`mcp-roots: error while stopping: ${describe(error, port)}\n`);
+    code = 1;
+  }
+  if (options.handleSignals !== false) {
+    // A stray handle must not keep a stopped server's process alive; unref'd, so a clean exit wins.
+    setTimeout(() => process.exit(code), 3000).unref();
+  }
+  return code;
+}
+
+async function listen(host: RootsHost, port: number, fallback: boolean, rendererDir: string | undefined): Promise<ServeServer> {
+  const options = rendererDir === undefined ? {} : { rendererDir };
+  try {
+    return await startServeServer({ host, port, ...options });
+  } catch (error) {
+    if (!fallback || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return startServeServer({ host, port: 0, ...options });
+  }
+}
+
+function waitForStop(options: RunServeOptions): Promise<void> {
+  return new Promise((resolve) => {
+    const signals: NodeJS.Signals[] = options.handleSignals === false ? [] : ['SIGINT', 'SIGTERM'];
+    const done = () => {
+      for (const signal of signals) process.off(signal, done);
+      options.stop?.removeEventListener('abort', done);
+      // A second Ctrl+C while stopping means "now".
+      for (const signal of signals) process.once(signal, () => process.exit(130));
+      resolve();
+    };
+    for (const signal of signals) process.once(signal, done);
+    if (options.stop?.aborted) return done();
+    options.stop?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return DEFAULT_PORT;
+  if (!/^\d{1,5}$/.test(value)) return undefined;
+  const port = Number(value);
+  return port <= 65_535 ? port : undefined;
+}
+
+function describe(error: unknown, port: number): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return `port ${port} is in use (try --port 0 for any free port).`;
+  if (code === 'EACCES') return `no permission to listen on port ${port}.`;
+  return error instanceof Error ? error.message : String(error);
+}
