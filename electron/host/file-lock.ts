@@ -28,13 +28,14 @@ function isStale(lockPath: string, staleMs: number): boolean {
   }
 }
 
-export function withFileLock<T>(lockPath: string, critical: () => T, { timeoutMs = 3000, staleMs = 10_000 } = {}): T {
+/** Takes the lock (waiting briefly for another holder) and returns the function that releases it. */
+export function acquireFileLock(lockPath: string, { timeoutMs = 3000, staleMs = 10_000 } = {}): () => void {
   const deadline = Date.now() + timeoutMs;
   let wait = 1;
   for (;;) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
-      break;
+      return () => fs.rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (isStale(lockPath, staleMs)) {
@@ -48,9 +49,13 @@ export function withFileLock<T>(lockPath: string, critical: () => T, { timeoutMs
       wait = Math.min(wait * 2, 20);
     }
   }
+}
+
+export function withFileLock<T>(lockPath: string, critical: () => T, options?: { timeoutMs?: number; staleMs?: number }): T {
+  const release = acquireFileLock(lockPath, options);
   try {
     return critical();
   } finally {
-    fs.rmSync(lockPath, { force: true });
+    release();
   }
 }

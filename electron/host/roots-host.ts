@@ -55,6 +55,8 @@ interface QueuedEdit {
 }
 
 const MAX_NOTICES = 20;
+/** How long a write may wait for notified servers to re-fetch before it goes to disk anyway. */
+const REFETCH_GRACE_MS = 25;
 
 export class RootsHost extends EventEmitter<HostEvents> {
   readonly store: RegistryStore;
@@ -66,6 +68,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
   private notices: Notice[] = [];
   private queue: QueuedEdit[] = [];
   private flushScheduled = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly refetchWaiters = new Map<ServerId, (() => void)[]>();
   private revision = 0;
   private cachedState: HostState | undefined;
   private cachedRootViews: { registry: Registry; accessVersion: number; views: RootView[] } | undefined;
@@ -100,6 +104,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   async stop(): Promise<void> {
+    await this.flushing;
     this.store.unwatch();
     this.monitor.stop();
     clearTimeout(this.stateTimer);
@@ -246,48 +251,68 @@ export class RootsHost extends EventEmitter<HostEvents> {
       this.queue.push({ edit, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        queueMicrotask(() => this.flush());
+        // Flushes run one after another: a batch queued during a flush becomes the next one.
+        queueMicrotask(() => {
+          this.flushing = this.flushing.then(() => this.flush());
+        });
       }
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.flushScheduled = false;
     const batch = this.queue;
     this.queue = [];
     const previous = this.current();
-    let applied: Registry = previous;
-    const done: { item: QueuedEdit; value: unknown }[] = [];
-    try {
-      this.store.transaction((fresh) => {
-        // Another process (the CLI) may have written since: our edits go on top of its file.
-        let base = fresh ?? previous;
-        for (const item of batch) {
-          try {
-            const { registry, value } = item.edit(base);
-            base = registry;
-            done.push({ item, value });
-          } catch (error) {
-            item.reject(error);
-          }
-        }
-        applied = base;
-        if (base === previous) return undefined;
-        // Servers learn first (a revoke must not wait for the disk), then the change is persisted.
-        this.applyRegistry(base);
-        return base;
-      });
-    } catch (error) {
-      if (applied !== previous) this.applyRegistry(previous);
-      for (const { item } of done) item.reject(error);
-      for (const item of batch) if (!done.some((d) => d.item === item)) item.reject(error);
+    // 1. Apply in memory and tell the servers at once: a revoke must not wait for the disk.
+    let outcome = applyEdits(previous, batch);
+    for (const { item, error } of outcome.failed) item.reject(error);
+    if (outcome.registry === previous) {
+      for (const { item, value } of outcome.done) item.resolve(value);
       return;
     }
-    for (const { item, value } of done) item.resolve(value);
+    const notified = this.applyRegistry(outcome.registry);
+    // 2. Let the servers re-fetch before the disk work competes with their round trip (bounded).
+    await this.refetchedOrTimeout(notified, REFETCH_GRACE_MS);
+    let release: (() => void) | undefined;
+    try {
+      release = this.store.lock();
+      // 3. Another process (the CLI) may have written since: re-apply our edits on its file.
+      const fresh = this.store.readFreshOrUndefined();
+      if (fresh) {
+        outcome = applyEdits(fresh, outcome.done.map(({ item }) => item));
+        for (const { item, error } of outcome.failed) item.reject(error);
+        this.applyRegistry(outcome.registry);
+      }
+      await this.store.writeAsync(outcome.registry);
+    } catch (error) {
+      this.applyRegistry(this.store.readFreshOrUndefined() ?? previous);
+      for (const { item } of outcome.done) item.reject(error);
+      return;
+    } finally {
+      release?.();
+    }
+    for (const { item, value } of outcome.done) item.resolve(value);
   }
 
-  /** The one path every registry change takes: edits, external file edits, start-up. */
-  private applyRegistry(next: Registry, reason?: string): void {
+  /** Resolves when each server has asked roots/list again, or after `timeoutMs`, whichever is first. */
+  private refetchedOrTimeout(serverIds: readonly ServerId[], timeoutMs: number): Promise<void> {
+    if (serverIds.length === 0) return new Promise((resolve) => setImmediate(resolve));
+    return new Promise((resolve) => {
+      let pending = serverIds.length;
+      const timer = setTimeout(resolve, timeoutMs);
+      const one = () => {
+        if (--pending === 0) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      for (const id of serverIds) this.refetchWaiters.set(id, [...(this.refetchWaiters.get(id) ?? []), one]);
+    });
+  }
+
+  /** The one path every registry change takes: edits, external file edits, start-up. Returns the servers sent list_changed. */
+  private applyRegistry(next: Registry, reason?: string): ServerId[] {
     const previous = this.registry;
     this.registry = next;
     if (previous?.roots !== next.roots) {
@@ -296,9 +321,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
     const { created, restarted } = this.syncConnections(next, reason);
     this.resolveConsent(next);
     // Restarted servers will ask afresh; notifying them as well would only add noise.
-    this.recompute(restarted);
+    const notified = this.recompute(restarted);
     // New connections start after the exposure is computed, so their first answer is right.
     for (const connection of created) connection.start();
+    return notified;
   }
 
   private syncConnections(next: Registry, reason?: string): { created: ServerConnection[]; restarted: Set<ServerId> } {
@@ -341,6 +367,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
   private readonly connectionHooks = {
     exposureFor: (serverId: ServerId) => this.exposure.get(serverId) ?? NOTHING,
     rootsRequested: (serverId: ServerId, _answered: readonly WireRoot[], expected: boolean) => {
+      const waiters = this.refetchWaiters.get(serverId);
+      if (waiters) {
+        this.refetchWaiters.delete(serverId);
+        for (const waiter of waiters) waiter();
+      }
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },
     statusChanged: () => this.changed(),
@@ -348,7 +379,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   };
 
   /** Recomputes every server's effective roots and notifies only those whose list changed. */
-  private recompute(skipNotify: ReadonlySet<ServerId> = new Set()): void {
+  private recompute(skipNotify: ReadonlySet<ServerId> = new Set()): ServerId[] {
     const registry = this.current();
     const next = computeExposure(registry, (id) => this.monitor.get(id), (p) => this.uriOf(p));
     const notified: ServerId[] = [];
@@ -369,6 +400,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
     if (changed.length > 0) this.emit('exposure', changed);
     if (notified.length > 0) this.emit('notified', notified);
     this.changed();
+    return notified;
   }
 
   private raiseConsentIfNeeded(serverId: ServerId): void {
@@ -439,6 +471,26 @@ export class RootsHost extends EventEmitter<HostEvents> {
     if (!connection) throw new CodedError('not-found', `No server with id ${serverId}.`);
     return connection;
   }
+}
+
+/** Runs queued edits in order on a base; an edit that throws is set aside and the rest go on. */
+function applyEdits(
+  base: Registry,
+  items: QueuedEdit[],
+): { registry: Registry; done: { item: QueuedEdit; value: unknown }[]; failed: { item: QueuedEdit; error: unknown }[] } {
+  let registry = base;
+  const done: { item: QueuedEdit; value: unknown }[] = [];
+  const failed: { item: QueuedEdit; error: unknown }[] = [];
+  for (const item of items) {
+    try {
+      const result = item.edit(registry);
+      registry = result.registry;
+      done.push({ item, value: result.value });
+    } catch (error) {
+      failed.push({ item, error });
+    }
+  }
+  return { registry, done, failed };
 }
 
 function describeChange(before: { enabled: boolean; sharing: boolean }, after: { enabled: boolean; sharing: boolean }): string {

@@ -1,0 +1,81 @@
+// Shared set-up for benchmark sections: temp dirs, hosts, real servers, and instrumentation that
+// observes (never replaces) what goes onto each stdio transport.
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RootsHost, type RootsHostOptions } from '../../electron/host/roots-host.js';
+import type { StdioTransportConfig } from '../../shared/domain.js';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const timingServer: StdioTransportConfig = {
+  type: 'stdio',
+  command: process.execPath,
+  args: [path.join(repoRoot, 'tests/fixtures/roots-timing-server.mjs')],
+  env: {},
+};
+
+const dirs: string[] = [];
+export function benchDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`)));
+  dirs.push(dir);
+  return dir;
+}
+export function cleanBenchDirs(): void {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export function makeFolders(count: number): string[] {
+  const base = benchDir('folders');
+  return Array.from({ length: count }, (_, i) => {
+    const folder = path.join(base, `project-${i}`);
+    fs.mkdirSync(folder);
+    return folder;
+  });
+}
+
+export async function waitUntil(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('benchmark wait timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Records when a roots/list_changed leaves for each stdio transport (performance.now()). */
+export const listChangedWrites: number[] = [];
+const originalSend = StdioClientTransport.prototype.send;
+StdioClientTransport.prototype.send = function send(this: StdioClientTransport, message) {
+  if ('method' in message && message.method === 'notifications/roots/list_changed') {
+    listChangedWrites.push(performance.now());
+  }
+  return originalSend.call(this, message);
+};
+
+export async function startBenchHost(options: Partial<RootsHostOptions> = {}): Promise<RootsHost> {
+  const host = new RootsHost({ configDir: benchDir('config'), stateThrottleMs: 50, ...options });
+  await host.start();
+  return host;
+}
+
+let serverNumber = 0;
+
+/** Adds servers and waits until each is connected and has asked its first roots/list. */
+export async function addServers(host: RootsHost, count: number, transport = timingServer): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const server = await host.addServer({ name: `server-${++serverNumber}`, transport, enabled: true, sharing: true });
+    ids.push(server.id);
+  }
+  const settled = () =>
+    ids.every((id) => {
+      const status = host.getState().servers.find((server) => server.id === id)?.status;
+      return status?.state === 'connected' && status.rootsRequestCount > 0;
+    });
+  await waitUntil(settled, 120_000);
+  return ids;
+}
+
+export function rootsRequests(host: RootsHost, serverId: string): number {
+  return host.getState().servers.find((server) => server.id === serverId)?.status.rootsRequestCount ?? 0;
+}

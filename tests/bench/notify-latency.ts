@@ -1,0 +1,164 @@
+// Sections 1-3: edit -> list_changed on every affected transport; edit -> the server has re-fetched
+// (vs a bare SDK client doing only that); a batch of 1,000 edits -> notifications per server.
+import { Client } from '@modelcontextprotocol/client';
+import type { RootsHost } from '../../electron/host/roots-host.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { addServers, listChangedWrites, makeFolders, rootsRequests, startBenchHost, timingServer, waitUntil } from './bench-env.js';
+import { percentile, type Figure } from './figures.js';
+
+/** Resolves once every given server has asked roots/list after `since`. */
+function refetched(host: RootsHost, serverIds: string[]): { done: Promise<number[]>; stop(): void } {
+  const pending = new Set(serverIds);
+  const times: number[] = [];
+  let resolve!: (times: number[]) => void;
+  const done = new Promise<number[]>((r) => (resolve = r));
+  const listener = ({ serverId, entry }: { serverId: string; entry: { kind: string } }) => {
+    if (entry.kind !== 'roots-request' || !pending.has(serverId)) return;
+    pending.delete(serverId);
+    times.push(performance.now());
+    if (pending.size === 0) resolve(times);
+  };
+  host.on('activity', listener);
+  return { done, stop: () => host.off('activity', listener) };
+}
+
+export async function editToNotify(serverCounts: number[], edits: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const count of serverCounts) {
+    const host = await startBenchHost();
+    try {
+      // A base root stays granted: going to an empty list restarts a server instead (see README).
+      const { added } = await host.addRoots(makeFolders(2));
+      const [baseId, rootId] = added.map((root) => root.id) as [string, string];
+      const servers = await addServers(host, count);
+      await host.setGrants(servers, [baseId], true);
+      await waitUntil(() => servers.every((id) => rootsRequests(host, id) >= 2));
+      const latencies: number[] = [];
+      for (let i = 0; i < edits; i++) {
+        const fetched = refetched(host, servers);
+        listChangedWrites.length = 0;
+        const start = performance.now();
+        await host.setGrants(servers, [rootId], i % 2 === 0);
+        await fetched.done;
+        fetched.stop();
+        latencies.push(...listChangedWrites.map((at) => at - start));
+        if (listChangedWrites.length !== count) throw new Error(`expected ${count} list_changed, saw ${listChangedWrites.length}`);
+      }
+      figures.push(
+        { id: `notify-p50-${count}`, label: `1. edit -> list_changed written, p50, ${count} server(s)`, value: percentile(latencies, 50), unit: 'ms' },
+        {
+          id: `notify-p99-${count}`,
+          label: `1. edit -> list_changed written, p99, ${count} server(s)`,
+          value: percentile(latencies, 99),
+          unit: 'ms',
+          budget: count === 50 ? { max: 5, text: '< 5 ms (50 servers)' } : undefined,
+        },
+      );
+    } finally {
+      await host.stop();
+    }
+  }
+  return figures;
+}
+
+/** Edit -> re-fetch round trip through the host, and the same through a bare client (the floor). */
+export async function roundTrip(iterations: number): Promise<Figure[]> {
+  const host = await startBenchHost();
+  const hostSamples: number[] = [];
+  const bareSamples: number[] = [];
+  const bare = new Client({ name: 'bare', version: '1' }, { capabilities: { roots: { listChanged: true } } });
+  let bareAsked: (() => void) | undefined;
+  const bareRoots: { uri: string; name: string }[] = [];
+  try {
+    const folders = makeFolders(2);
+    const folder = folders[1] as string;
+    const { added } = await host.addRoots(folders);
+    const [baseId, rootId] = added.map((root) => root.id) as [string, string];
+    const [serverId] = await addServers(host, 1);
+    await host.setGrants([serverId as string], [baseId], true);
+    await waitUntil(() => rootsRequests(host, serverId as string) >= 2);
+    bareRoots.push({ uri: `file://${folders[0]}`, name: 'base' });
+    bare.setRequestHandler('roots/list', async () => {
+      bareAsked?.();
+      return { roots: bareRoots };
+    });
+    await bare.connect(new InPlaceStdioClientTransport({ command: timingServer.command, args: timingServer.args }));
+    // Interleave so both see the same machine load.
+    for (let i = 0; i < iterations; i++) {
+      const fetched = refetched(host, [serverId as string]);
+      let start = performance.now();
+      await host.setGrants([serverId as string], [rootId], i % 2 === 0);
+      const [at] = await fetched.done;
+      fetched.stop();
+      hostSamples.push((at as number) - start);
+
+      const asked = new Promise<void>((resolve) => (bareAsked = resolve));
+      start = performance.now();
+      if (i % 2 === 0) bareRoots.push({ uri: `file://${folder}`, name: 'x' });
+      else bareRoots.length = 1;
+      await bare.sendRootsListChanged();
+      await asked;
+      bareSamples.push(performance.now() - start);
+    }
+  } finally {
+    await bare.close();
+    await host.stop();
+  }
+  const hostP50 = percentile(hostSamples, 50);
+  const bareP50 = percentile(bareSamples, 50);
+  return [
+    {
+      id: 'roundtrip-p50',
+      label: '2. edit -> server re-fetched roots/list, p50 (floor: bare SDK client)',
+      value: hostP50,
+      floor: bareP50,
+      unit: 'ms',
+    },
+    {
+      id: 'roundtrip-ratio',
+      label: '2. host overhead on that round trip (host p50 / bare p50)',
+      value: hostP50 / bareP50,
+      unit: 'x',
+      budget: { max: 1.25, text: '<= 1.25x' },
+    },
+    { id: 'roundtrip-p99', label: '2. edit -> server re-fetched roots/list, p99', value: percentile(hostSamples, 99), floor: percentile(bareSamples, 99), unit: 'ms' },
+  ];
+}
+
+export async function coalescing(serverCount: number, edits: number): Promise<Figure[]> {
+  const host = await startBenchHost();
+  try {
+    const folders = makeFolders(50);
+    const { added } = await host.addRoots(folders);
+    const rootIds = added.map((root) => root.id);
+    const servers = await addServers(host, serverCount);
+    const bystander = (await addServers(host, 1))[0] as string;
+    // Everyone starts with one root, so no edit below empties a list (that restarts a server).
+    await host.setGrants([...servers, bystander], [rootIds[0] as string], true);
+    await waitUntil(() => [...servers, bystander].every((id) => rootsRequests(host, id) >= 2));
+    listChangedWrites.length = 0;
+    const notified = new Map<string, number>();
+    host.on('notified', (ids) => ids.forEach((id) => notified.set(id, (notified.get(id) ?? 0) + 1)));
+    const batch: Promise<void>[] = [];
+    for (let i = 0; i < edits; i++) {
+      const rootId = rootIds[1 + (i % (rootIds.length - 1))] as string;
+      batch.push(host.setGrants(servers, [rootId], i % 3 !== 0));
+    }
+    await Promise.all(batch);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const perServer = servers.map((id) => notified.get(id) ?? 0);
+    return [
+      {
+        id: 'coalesce-max',
+        label: `3. ${edits} edits in one batch -> list_changed per affected server (max of ${serverCount})`,
+        value: Math.max(...perServer),
+        unit: 'count',
+        budget: { max: 1, text: 'exactly 1' },
+        note: `min ${Math.min(...perServer)}, bystander ${notified.get(bystander) ?? 0}, transport writes ${listChangedWrites.length}`,
+      },
+      { id: 'coalesce-bystander', label: '3. ... list_changed to an unaffected server', value: notified.get(bystander) ?? 0, unit: 'count', budget: { max: 0, text: '0' } },
+    ];
+  } finally {
+    await host.stop();
+  }
+}

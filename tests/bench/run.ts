@@ -1,0 +1,48 @@
+// `npm run bench [-- --quick]`: measures what DESIGN.md budgets, prints a table, writes JSON.
+// Every figure that has a floor was measured against it in this same run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { cleanBenchDirs, repoRoot } from './bench-env.js';
+import { ratio, table, verdict, type Figure } from './figures.js';
+import { coalescing, editToNotify, roundTrip } from './notify-latency.js';
+
+const quick = process.argv.includes('--quick');
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+
+type Section = { name: string; run: () => Promise<Figure[]> };
+const sections: Section[] = [
+  { name: 'notify', run: () => editToNotify(quick ? [1, 10] : [1, 10, 50], quick ? 15 : 40) },
+  { name: 'roundtrip', run: () => roundTrip(quick ? 20 : 60) },
+  { name: 'coalesce', run: () => coalescing(quick ? 3 : 10, 1000) },
+];
+
+const started = Date.now();
+const figures: Figure[] = [];
+for (const section of sections) {
+  if (only && !only.split(',').includes(section.name)) continue;
+  process.stderr.write(`bench: ${section.name}...\n`);
+  try {
+    figures.push(...(await section.run()));
+  } catch (error) {
+    figures.push({ id: `${section.name}-failed`, label: `${section.name} FAILED: ${(error as Error).message}`, value: Number.NaN, unit: 'count', budget: { max: 0, text: 'runs' } });
+  } finally {
+    cleanBenchDirs();
+  }
+}
+
+const outDir = path.join(repoRoot, 'bench-results');
+fs.mkdirSync(outDir, { recursive: true });
+const out = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`);
+const record = {
+  when: new Date().toISOString(),
+  quick,
+  seconds: (Date.now() - started) / 1000,
+  machine: { cpus: (await import('node:os')).cpus().length, node: process.version, platform: process.platform },
+  figures: figures.map((f) => ({ ...f, ratio: ratio(f), verdict: verdict(f) || undefined })),
+};
+fs.writeFileSync(out, JSON.stringify(record, null, 2));
+process.stdout.write(`${table(figures)}\n\nnotes:\n${figures.filter((f) => f.note).map((f) => `  ${f.id}: ${f.note}`).join('\n')}\n\n`);
+process.stdout.write(`${record.seconds.toFixed(0)} s; figures written to ${out}\n`);
+const missed = figures.filter((f) => verdict(f) === 'MISS').length;
+process.stdout.write(`${figures.filter((f) => verdict(f) === 'PASS').length} within budget, ${missed} missed\n`);
+process.exit(0);
