@@ -1,0 +1,13 @@
+// IPC names that only the desktop app has, beside the shared contract's channels. Both sides use
+// them: the preload (which may import nothing from electron/main) and electron/main. Kept free of
+// zod and electron so the sandboxed preload bundles it at no cost.
+import type { EventName } from '../../shared/contract.js';
+
+/** Desktop-only invoke channels; their zod schemas live in electron/main/desktop-channels.ts. */
+export const desktopChannelNames = ['dialog.pickFolders', 'shell.openRoot'] as const;
+export type DesktopChannel = (typeof desktopChannelNames)[number];
+
+/** The IPC channel a host event travels on (a prefix keeps it apart from invoke channels). */
+export function eventChannel(name: EventName): `event.${EventName}` {
+  return `event.${name}`;
+}

@@ -1,0 +1,214 @@
+// The one stand-in for the `electron` module in unit tests. Each test file that needs it says:
+//   vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
+// The fakes model only what our glue touches: frames with (process, routing) ids and URLs, windows
+// that remember their options, ipcMain/ipcRenderer, contextBridge capturing what is exposed.
+import { EventEmitter } from 'node:events';
+import Conf, { type Options as ConfOptions } from 'conf';
+import { vi } from 'vitest';
+
+/** An Electron event with preventDefault, as passed to `will-navigate`, `before-quit`, … */
+export function fakeEvent(): { preventDefault: ReturnType<typeof vi.fn>; readonly defaultPrevented: boolean } {
+  const event = {
+    preventDefault: vi.fn(() => {
+      prevented = true;
+    }),
+    get defaultPrevented() {
+      return prevented;
+    },
+  };
+  let prevented = false;
+  return event;
+}
+
+export class FakeWebFrame {
+  constructor(
+    public processId: number,
+    public routingId: number,
+    public url: string,
+    public parent: FakeWebFrame | null = null,
+  ) {}
+}
+
+let nextContentsId = 1;
+
+export class FakeWebContents extends EventEmitter {
+  readonly id = nextContentsId++;
+  readonly mainFrame = new FakeWebFrame(100 + this.id, 1, '');
+  windowOpenHandler: ((details: { url: string }) => { action: 'allow' | 'deny' }) | undefined;
+  destroyed = false;
+  readonly send = vi.fn();
+
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'allow' | 'deny' }): void {
+    this.windowOpenHandler = handler;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  getURL(): string {
+    return this.mainFrame.url;
+  }
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  static readonly instances: FakeBrowserWindow[] = [];
+  readonly webContents = new FakeWebContents();
+  destroyed = false;
+  readonly loadURL = vi.fn(async (url: string) => {
+    this.webContents.mainFrame.url = url;
+  });
+  readonly show = vi.fn();
+  readonly hide = vi.fn();
+  readonly focus = vi.fn();
+  readonly restore = vi.fn();
+  readonly isMinimized = vi.fn(() => false);
+
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    FakeBrowserWindow.instances.push(this);
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+export class FakeTray extends EventEmitter {
+  static readonly instances: FakeTray[] = [];
+  readonly setToolTip = vi.fn();
+  readonly setContextMenu = vi.fn();
+  constructor(readonly image: unknown) {
+    super();
+    FakeTray.instances.push(this);
+  }
+  isDestroyed(): boolean {
+    return false;
+  }
+}
+
+type Handler = (event: unknown, ...args: unknown[]) => unknown;
+
+function createFakes() {
+  const ipcHandlers = new Map<string, Handler>();
+  const exposed: Record<string, unknown> = {};
+  const app = Object.assign(new EventEmitter(), {
+    isPackaged: false,
+    whenReady: vi.fn(async () => undefined),
+    getPath: vi.fn((name: string) => `/fake/${name}`),
+    getVersion: vi.fn(() => '0.0.0-test'),
+    setPath: vi.fn(),
+    requestSingleInstanceLock: vi.fn(() => true),
+    quit: vi.fn(),
+    exit: vi.fn(),
+  });
+  const session = {
+    webRequest: { onHeadersReceived: vi.fn() },
+    protocol: { handle: vi.fn() },
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+    setDevicePermissionHandler: vi.fn(),
+  };
+  return {
+    ipcHandlers,
+    exposed,
+    app,
+    session,
+    ipcMain: {
+      handle: vi.fn((channel: string, handler: Handler) => {
+        if (ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+        ipcHandlers.set(channel, handler);
+      }),
+      removeHandler: vi.fn((channel: string) => ipcHandlers.delete(channel)),
+      // electron-store registers one `on` listener for renderer-side stores (we have none).
+      on: vi.fn(),
+    },
+    ipcRenderer: Object.assign(new EventEmitter(), {
+      invoke: vi.fn(async (..._args: unknown[]): Promise<unknown> => ({ ok: true, value: null })),
+      send: vi.fn(),
+      sendSync: vi.fn(),
+    }),
+    contextBridge: {
+      exposeInMainWorld: vi.fn((key: string, api: unknown) => {
+        exposed[key] = api;
+      }),
+    },
+    webUtils: {
+      getPathForFile: vi.fn((file: { path?: string }) => {
+        if (typeof file !== 'object' || file === null) throw new TypeError('not a File');
+        return file.path ?? '';
+      }),
+    },
+    dialog: {
+      showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: true, filePaths: [] as string[] })),
+      showErrorBox: vi.fn(),
+    },
+    shell: {
+      openExternal: vi.fn(async (_url: string) => undefined),
+      openPath: vi.fn(async (_path: string) => ''),
+    },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    Menu: { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })) },
+    nativeImage: { createEmpty: vi.fn(() => ({ addRepresentation: vi.fn() })) },
+  };
+}
+
+export const electronMock = createFakes();
+
+const namedExports = {
+  app: electronMock.app,
+  BrowserWindow: FakeBrowserWindow,
+  Tray: FakeTray,
+  Menu: electronMock.Menu,
+  nativeImage: electronMock.nativeImage,
+  ipcMain: electronMock.ipcMain,
+  ipcRenderer: electronMock.ipcRenderer,
+  contextBridge: electronMock.contextBridge,
+  webUtils: electronMock.webUtils,
+  dialog: electronMock.dialog,
+  shell: electronMock.shell,
+  protocol: electronMock.protocol,
+  session: { defaultSession: electronMock.session },
+};
+
+/** What `import … from 'electron'` sees: named exports, and the same object as default (electron-store uses it). */
+export const electronModule = { ...namedExports, default: namedExports };
+
+/** Calls a registered ipcMain handler the way Electron would, as `event` (see `invokeEvent`). */
+export async function invokeHandler(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
+  const handler = electronMock.ipcHandlers.get(channel);
+  if (!handler) throw new Error(`No handler for ${channel}`);
+  return handler(event, ...args);
+}
+
+/** The IpcMainInvokeEvent Electron builds for a call from `frame` inside `contents`. */
+export function invokeEvent(contents: FakeWebContents, frame: FakeWebFrame | null) {
+  return {
+    sender: contents,
+    senderFrame: frame,
+    processId: frame?.processId ?? 0,
+    frameId: frame?.routingId ?? 0,
+  };
+}
+
+export function resetElectronMock(): void {
+  vi.clearAllMocks();
+  electronMock.ipcHandlers.clear();
+  for (const key of Object.keys(electronMock.exposed)) delete electronMock.exposed[key];
+  electronMock.app.removeAllListeners();
+  electronMock.ipcRenderer.removeAllListeners();
+  electronMock.app.isPackaged = false;
+  FakeBrowserWindow.instances.length = 0;
+  FakeTray.instances.length = 0;
+}
+
+/**
+ * For `vi.mock('electron-store', …)`: electron-store is Conf with `name` instead of `configName`
+ * and userData as the default folder. Only needed because vitest leaves node_modules untransformed.
+ */
+class FakeElectronStore<T extends Record<string, unknown>> extends Conf<T> {
+  static readonly instances: FakeElectronStore<Record<string, unknown>>[] = [];
+  constructor({ name, ...options }: Omit<ConfOptions<T>, 'configName'> & { name?: string }) {
+    super({ ...options, configName: name ?? 'config', cwd: options.cwd ?? electronMock.app.getPath('userData') });
+    FakeElectronStore.instances.push(this as unknown as FakeElectronStore<Record<string, unknown>>);
+  }
+}
+
+export const electronStoreModule = { default: FakeElectronStore };

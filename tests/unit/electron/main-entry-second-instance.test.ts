@@ -1,0 +1,19 @@
+// A second launch of the app: it hands over to the first and quits before doing anything else.
+import { expect, it, vi } from 'vitest';
+
+vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
+// electron-store lives in node_modules, which vitest does not transform, so its own
+// `import electron from 'electron'` would reach the real package: stand in with its documented
+// behaviour (a Conf whose file is named by `name`).
+vi.mock('electron-store', async () => (await import('./electron-mock.js')).electronStoreModule);
+
+import { FakeBrowserWindow, electronMock } from './electron-mock.js';
+
+it('quits at once without starting a host or a window when another instance holds the lock', async () => {
+  electronMock.app.requestSingleInstanceLock.mockReturnValue(false);
+  await import('../../../electron/main/index.js');
+  expect(electronMock.app.quit).toHaveBeenCalledOnce();
+  expect(electronMock.app.whenReady).not.toHaveBeenCalled();
+  expect(electronMock.ipcMain.handle).not.toHaveBeenCalled();
+  expect(FakeBrowserWindow.instances).toHaveLength(0);
+});
