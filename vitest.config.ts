@@ -7,7 +7,5 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // electron-store imports electron itself; inlined, it sees the test's electron mock.
-    server: { deps: { inline: ['electron-store'] } },
   },
 });

@@ -1,6 +1,6 @@
 // Who sees what: a server's effective roots are the roots granted to it that are accessible
 // right now, and only while the server is enabled with sharing on. Default deny.
-import type { Registry, RootAccess, RootId, ServerId, WireRoot } from '../../shared/domain.js';
+import type { Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../shared/domain.js';
 import { pathToRootUri } from './file-uri.js';
 
 export interface Exposure {
@@ -17,7 +17,7 @@ export function computeExposure(
   accessOf: (rootId: RootId) => RootAccess,
   uriOf: (canonicalPath: string) => string = pathToRootUri,
 ): Map<ServerId, Exposure> {
-  const rootsById = new Map(registry.roots.map((root) => [root.id, root]));
+  const rootsById = indexRoots(registry.roots);
   const result = new Map<ServerId, Exposure>();
   for (const server of registry.servers) {
     if (!server.enabled || !server.sharing) {
@@ -35,6 +35,18 @@ export function computeExposure(
     result.set(server.id, rootIds.length === 0 ? NOTHING : { rootIds, roots, uris: roots.map((root) => root.uri) });
   }
   return result;
+}
+
+// Edits that leave the roots array alone (grants, sharing) reuse its index.
+const indexes = new WeakMap<readonly RootRecord[], Map<RootId, RootRecord>>();
+
+function indexRoots(roots: readonly RootRecord[]): Map<RootId, RootRecord> {
+  let index = indexes.get(roots);
+  if (!index) {
+    index = new Map(roots.map((root) => [root.id, root]));
+    indexes.set(roots, index);
+  }
+  return index;
 }
 
 export function sameExposure(a: Exposure | undefined, b: Exposure): boolean {

@@ -10,6 +10,7 @@ import type {
   Notice,
   Registry,
   RootId,
+  RootRecord,
   RootView,
   ServerId,
   ServerView,
@@ -23,12 +24,11 @@ import { AccessMonitor, type AccessMonitorOptions } from './access-monitor.js';
 import { computeExposure, NOTHING, sameExposure, type Exposure } from './exposure.js';
 import { canonicalizeRoot, pathToRootUri, type CanonicalRoot } from './file-uri.js';
 import * as edits from './registry-edits.js';
-import { RegistryStore, type ConfFactory } from './registry-store.js';
+import { RegistryStore } from './registry-store.js';
 import { ServerConnection, type ConnectionOptions } from './server-connection.js';
 
 export interface RootsHostOptions {
   configDir: string;
-  createConf?: ConfFactory;
   monitor?: AccessMonitorOptions;
   connection?: ConnectionOptions;
   /** Off for one-shot tools that only edit the registry. */
@@ -82,7 +82,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   constructor(private readonly options: RootsHostOptions) {
     super();
     this.setMaxListeners(100);
-    this.store = new RegistryStore(options.configDir, options.createConf);
+    this.store = new RegistryStore(options.configDir);
     this.monitor = new AccessMonitor(options.monitor);
   }
 
@@ -315,7 +315,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   private applyRegistry(next: Registry, reason?: string): ServerId[] {
     const previous = this.registry;
     this.registry = next;
-    if (previous?.roots !== next.roots) {
+    if (previous?.roots !== next.roots && !sameLocations(previous?.roots, next.roots)) {
       this.monitor.setRoots(next.roots.map((root) => ({ id: root.id, canonicalPath: root.canonicalPath })));
     }
     const { created, restarted } = this.syncConnections(next, reason);
@@ -428,7 +428,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.stateTimer = setTimeout(() => {
       this.stateTimer = undefined;
       this.lastStateAt = Date.now();
-      this.emit('state', this.getState());
+      // Building a snapshot of 10,000 roots costs milliseconds: only for someone listening.
+      if (this.listenerCount('state') > 0) this.emit('state', this.getState());
     }, wait);
   }
 
@@ -471,6 +472,15 @@ export class RootsHost extends EventEmitter<HostEvents> {
     if (!connection) throw new CodedError('not-found', `No server with id ${serverId}.`);
     return connection;
   }
+}
+
+/** True when two root lists watch the same folders (a rename or grant changes neither). */
+function sameLocations(a: readonly RootRecord[] | undefined, b: readonly RootRecord[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]?.id !== b[i]?.id || a[i]?.canonicalPath !== b[i]?.canonicalPath) return false;
+  }
+  return true;
 }
 
 /** Runs queued edits in order on a base; an edit that throws is set aside and the rest go on. */

@@ -1,13 +1,7 @@
-// The desktop app's RootsHost: the registry is persisted through electron-store (same file format
-// as the CLI's conf, so both edit one config.json).
-import ElectronStore from 'electron-store';
+// The desktop app's RootsHost on the registry in the app's userData folder (config.json, the
+// file the CLI and `mcp-roots serve` edit too).
 import { RootsHost } from '../host/roots-host.js';
-import type { ConfFactory } from '../host/registry-store.js';
-
-// electron-store names the file with `name` where conf uses `configName`.
-const electronStoreConf: ConfFactory = ({ configName, ...options }) =>
-  new ElectronStore({ ...options, ...(configName ? { name: configName } : {}) });
 
 export function createAppHost(configDir: string): RootsHost {
-  return new RootsHost({ configDir, createConf: electronStoreConf });
+  return new RootsHost({ configDir });
 }

@@ -4,7 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cleanBenchDirs, repoRoot } from './bench-env.js';
 import { ratio, table, verdict, type Figure } from './figures.js';
+import { accessDetection } from './access-detection.js';
 import { coalescing, editToNotify, roundTrip } from './notify-latency.js';
+import { registryIo } from './registry-io.js';
+import { rootsAnswer } from './roots-answer.js';
+import { idleMemory, startup } from './startup-memory.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -14,6 +18,11 @@ const sections: Section[] = [
   { name: 'notify', run: () => editToNotify(quick ? [1, 10] : [1, 10, 50], quick ? 15 : 40) },
   { name: 'roundtrip', run: () => roundTrip(quick ? 20 : 60) },
   { name: 'coalesce', run: () => coalescing(quick ? 3 : 10, 1000) },
+  { name: 'answer', run: () => rootsAnswer(quick ? [10, 1000] : [10, 1000, 10_000], quick ? 100 : 300) },
+  { name: 'registry', run: () => registryIo(quick ? [100, 10_000] : [100, 10_000], quick ? 5 : 15) },
+  { name: 'access', run: () => accessDetection(1000, quick ? 5 : 20, quick ? 3 : 10) },
+  { name: 'startup', run: () => startup(10) },
+  { name: 'memory', run: () => idleMemory(quick ? 10 : 50, 10_000) },
 ];
 
 const started = Date.now();

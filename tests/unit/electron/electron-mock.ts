@@ -3,7 +3,6 @@
 // The fakes model only what our glue touches: frames with (process, routing) ids and URLs, windows
 // that remember their options, ipcMain/ipcRenderer, contextBridge capturing what is exposed.
 import { EventEmitter } from 'node:events';
-import Conf, { type Options as ConfOptions } from 'conf';
 import { vi } from 'vitest';
 
 /** An Electron event with preventDefault, as passed to `will-navigate`, `before-quit`, … */
@@ -117,7 +116,6 @@ function createFakes() {
         ipcHandlers.set(channel, handler);
       }),
       removeHandler: vi.fn((channel: string) => ipcHandlers.delete(channel)),
-      // electron-store registers one `on` listener for renderer-side stores (we have none).
       on: vi.fn(),
     },
     ipcRenderer: Object.assign(new EventEmitter(), {
@@ -198,17 +196,3 @@ export function resetElectronMock(): void {
   FakeBrowserWindow.instances.length = 0;
   FakeTray.instances.length = 0;
 }
-
-/**
- * For `vi.mock('electron-store', …)`: electron-store is Conf with `name` instead of `configName`
- * and userData as the default folder. Only needed because vitest leaves node_modules untransformed.
- */
-class FakeElectronStore<T extends Record<string, unknown>> extends Conf<T> {
-  static readonly instances: FakeElectronStore<Record<string, unknown>>[] = [];
-  constructor({ name, ...options }: Omit<ConfOptions<T>, 'configName'> & { name?: string }) {
-    super({ ...options, configName: name ?? 'config', cwd: options.cwd ?? electronMock.app.getPath('userData') });
-    FakeElectronStore.instances.push(this as unknown as FakeElectronStore<Record<string, unknown>>);
-  }
-}
-
-export const electronStoreModule = { default: FakeElectronStore };

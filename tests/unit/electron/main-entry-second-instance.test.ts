@@ -2,10 +2,6 @@
 import { expect, it, vi } from 'vitest';
 
 vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
-// electron-store lives in node_modules, which vitest does not transform, so its own
-// `import electron from 'electron'` would reach the real package: stand in with its documented
-// behaviour (a Conf whose file is named by `name`).
-vi.mock('electron-store', async () => (await import('./electron-mock.js')).electronStoreModule);
 
 import { FakeBrowserWindow, electronMock } from './electron-mock.js';
 

@@ -1,4 +1,4 @@
-// electron/main/index.ts wired end to end against the mock: a real host on electron-store in a temp
+// electron/main/index.ts wired end to end against the mock: a real host on a registry in a temp
 // config dir, the real registration helper, window, tray and quit path. This is what runs first in
 // the app, checked without an Electron binary.
 import fs from 'node:fs';
@@ -6,10 +6,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
-// electron-store lives in node_modules, which vitest does not transform, so its own
-// `import electron from 'electron'` would reach the real package: stand in with its documented
-// behaviour (a Conf whose file is named by `name`).
-vi.mock('electron-store', async () => (await import('./electron-mock.js')).electronStoreModule);
 
 import { channels } from '../../../shared/contract.js';
 import { desktopChannelNames } from '../../../electron/preload/ipc-channel-names.js';
@@ -51,7 +47,7 @@ describe('the main process entry', () => {
     expect(electronMock.app.setPath).toHaveBeenCalledWith('userData', configDir);
   });
 
-  it('persists the registry through electron-store in the config dir', () => {
+  it('persists the registry as config.json in the config dir', () => {
     expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(true);
   });
 

@@ -1,0 +1,73 @@
+// Section 5: registry load and one persisted edit with 100 and 10,000 roots.
+import fs from 'node:fs';
+import path from 'node:path';
+import { RegistryStore } from '../../electron/host/registry-store.js';
+import { RootsHost } from '../../electron/host/roots-host.js';
+import type { Registry } from '../../shared/domain.js';
+import { emptyRegistry } from '../../shared/registry-schema.js';
+import { benchDir } from './bench-env.js';
+import { percentile, type Figure } from './figures.js';
+
+function registryWith(rootCount: number): Registry {
+  const now = new Date().toISOString();
+  const roots = Array.from({ length: rootCount }, (_, i) => ({
+    id: `root-${i}`,
+    path: `/home/someone/projects/client-${i % 50}/repository-${i}`,
+    canonicalPath: `/home/someone/projects/client-${i % 50}/repository-${i}`,
+    name: `repository-${i}`,
+    addedAt: now,
+  }));
+  const servers = Array.from({ length: 20 }, (_, i) => ({
+    id: `server-${i}`,
+    name: `server-${i}`,
+    transport: { type: 'stdio' as const, command: 'node', args: ['server.js'], env: {} },
+    enabled: false,
+    sharing: true,
+    addedAt: now,
+  }));
+  const grants = Object.fromEntries(servers.map((server, i) => [server.id, roots.filter((_, r) => r % 20 === i).map((root) => root.id)]));
+  return { ...emptyRegistry(), roots, servers, grants };
+}
+
+export async function registryIo(sizes: number[], repeats: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const size of sizes) {
+    const dir = benchDir('registry');
+    const seed = new RegistryStore(dir);
+    seed.open();
+    seed.write(registryWith(size));
+    const loads: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      const start = performance.now();
+      new RegistryStore(dir).open();
+      loads.push(performance.now() - start);
+    }
+    const host = new RootsHost({ configDir: dir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
+    await host.start();
+    const persists: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      const start = performance.now();
+      await host.renameRoot('root-0', `renamed-${i}`);
+      persists.push(performance.now() - start);
+    }
+    await host.stop();
+    const bytes = fs.statSync(path.join(dir, 'config.json')).size;
+    figures.push(
+      {
+        id: `load-${size}`,
+        label: `5. registry load, ${size} roots (${(bytes / 1e6).toFixed(1)} MB), p50`,
+        value: percentile(loads, 50),
+        unit: 'ms',
+        budget: size === 10_000 ? { max: 100, text: '< 100 ms (10,000 roots)' } : undefined,
+      },
+      {
+        id: `persist-${size}`,
+        label: `5. one edit persisted, ${size} roots, p50`,
+        value: percentile(persists, 50),
+        unit: 'ms',
+        budget: size === 10_000 ? { max: 20, text: '< 20 ms (10,000 roots)' } : undefined,
+      },
+    );
+  }
+  return figures;
+}
