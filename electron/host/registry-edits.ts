@@ -43,6 +43,18 @@ export function removeRoots(rootIds: string[]): Edit {
   };
 }
 
+/** Points a root at the folder it now resolves to, after the user confirmed the new target. */
+export function retargetRoot(rootId: string, canonicalPath: string): Edit {
+  return (registry) => {
+    requireAll(new Set([rootId]), registry.roots, 'root');
+    if (registry.roots.some((root) => root.canonicalPath === canonicalPath && root.id !== rootId)) {
+      throw new CodedError('duplicate', `"${canonicalPath}" is already a root.`);
+    }
+    const roots = registry.roots.map((root) => (root.id === rootId ? { ...root, canonicalPath } : root));
+    return { registry: { ...registry, roots }, value: undefined };
+  };
+}
+
 export function renameRoot(rootId: string, name: string): Edit {
   return (registry) => {
     requireAll(new Set([rootId]), registry.roots, 'root');

@@ -180,6 +180,21 @@ export class RootsHost extends EventEmitter<HostEvents> {
     return this.apply(edits.removeRoots(rootIds));
   }
 
+  /**
+   * The folder of a root now resolves elsewhere (its path, or a parent, was swapped for a symlink)
+   * and is hidden until the user looks and confirms: re-resolve the picked path and adopt it.
+   */
+  async acceptRootTarget(rootId: RootId): Promise<RootView> {
+    const root = this.current().roots.find((candidate) => candidate.id === rootId);
+    if (!root) throw new CodedError('not-found', `No root with id ${rootId}.`);
+    const { canonicalPath } = await canonicalizeRoot(root.path);
+    await this.apply(edits.retargetRoot(rootId, canonicalPath));
+    this.monitor.recheck([rootId]);
+    const view = this.rootViews(this.current()).find((candidate) => candidate.id === rootId);
+    if (!view) throw new CodedError('internal', 'The root vanished.');
+    return view;
+  }
+
   renameRoot(rootId: RootId, name: string): Promise<void> {
     return this.apply(edits.renameRoot(rootId, name));
   }
