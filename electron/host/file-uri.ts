@@ -10,8 +10,14 @@ export const MAX_PATH_LENGTH = 4096;
 // A scheme is two or more characters so that a Windows drive letter (`C:`) is not mistaken for one.
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
 
+/** Which path rules apply: the host's own, or (in tests) the other platform's. */
+export type PathFlavor = 'posix' | 'windows';
+const HOST_FLAVOR: PathFlavor = process.platform === 'win32' ? 'windows' : 'posix';
+const pathsOf = (flavor: PathFlavor) => (flavor === 'windows' ? path.win32 : path.posix);
+
 /** Turns user input (a path or a file:// URI) into an absolute, normalized path. No disk access. */
-export function parseRootInput(input: string): string {
+export function parseRootInput(input: string, flavor: PathFlavor = HOST_FLAVOR): string {
+  const paths = pathsOf(flavor);
   if (input.includes('\0')) throw new CodedError('nul-byte', 'The path contains a NUL byte.');
   const trimmed = input.trim();
   if (trimmed.length === 0) throw new CodedError('invalid-input', 'The path is empty.');
@@ -25,18 +31,24 @@ export function parseRootInput(input: string): string {
       throw new CodedError('bad-scheme', `Only file:// URIs can be roots, not ${scheme}:.`);
     }
     try {
-      candidate = fileURLToPath(new URL(trimmed));
+      candidate = fileURLToPath(new URL(trimmed), { windows: flavor === 'windows' });
     } catch (error) {
       throw new CodedError('bad-uri', `Not a usable file URI: ${(error as Error).message}`);
     }
     if (candidate.includes('\0')) throw new CodedError('nul-byte', 'The URI decodes to a NUL byte.');
   }
-  if (!path.isAbsolute(candidate)) {
+  // On Windows `\\foo` is relative to the current drive: only a drive or a UNC share is absolute.
+  const absolute = flavor === 'windows' ? /^([a-zA-Z]:[\\/]|[\\/]{2}[^\\/])/.test(candidate) : paths.isAbsolute(candidate);
+  if (!absolute) {
     throw new CodedError('not-absolute', `"${trimmed}" is not an absolute path.`);
   }
-  const normalized = path.resolve(candidate);
-  // Keep a root's trailing separator only for the filesystem root itself.
-  return normalized;
+  const normalized = paths.normalize(candidate);
+  // A trailing separator is kept only where it is the root itself (`/`, `C:\\`, `\\\\server\\share\\`).
+  const root = paths.parse(normalized).root;
+  // A backslash is a separator only on Windows; on POSIX it is part of a name.
+  const trailing = flavor === 'windows' ? /[\\/]+$/ : /\/+$/;
+  const trimmedEnd = normalized.replace(trailing, '');
+  return trimmedEnd.length >= root.length ? trimmedEnd : root;
 }
 
 export interface CanonicalRoot {
@@ -84,12 +96,12 @@ export function fsError(error: unknown, where: string): CodedError {
   }
 }
 
-export function pathToRootUri(absolutePath: string): string {
-  return pathToFileURL(absolutePath).href;
+export function pathToRootUri(absolutePath: string, flavor: PathFlavor = HOST_FLAVOR): string {
+  return pathToFileURL(absolutePath, { windows: flavor === 'windows' }).href;
 }
 
-export function rootUriToPath(uri: string): string {
-  return fileURLToPath(uri);
+export function rootUriToPath(uri: string, flavor: PathFlavor = HOST_FLAVOR): string {
+  return fileURLToPath(uri, { windows: flavor === 'windows' });
 }
 
 /** The default display name: the folder's own name, or the path itself for a filesystem root. */

@@ -73,3 +73,25 @@ describe('root URIs', () => {
     }
   });
 });
+
+describe('Windows drive letters and UNC shares', () => {
+  it.each([
+    ['C:\\Users\\Me\\My Project 100% #1', 'file:///C:/Users/Me/My%20Project%20100%25%20%231'],
+    ['D:\\项目', 'file:///D:/%E9%A1%B9%E7%9B%AE'],
+    ['\\\\server\\share\\team folder', 'file://server/share/team%20folder'],
+  ])('%s round-trips as %s', (windowsPath, uri) => {
+    expect(parseRootInput(windowsPath, 'windows')).toBe(windowsPath);
+    expect(pathToRootUri(windowsPath, 'windows')).toBe(uri);
+    expect(rootUriToPath(uri, 'windows')).toBe(windowsPath);
+    expect(parseRootInput(uri, 'windows')).toBe(windowsPath);
+  });
+
+  it('normalizes and refuses what is not absolute on Windows', () => {
+    expect(parseRootInput('C:/Users/./Me/../You/', 'windows')).toBe('C:\\Users\\You');
+    expect(parseRootInput('C:\\', 'windows')).toBe('C:\\');
+    expect(() => parseRootInput('\\Users\\Me', 'windows')).toThrow(expect.objectContaining({ code: 'not-absolute' }));
+    expect(() => parseRootInput('C:relative', 'windows')).toThrow(expect.objectContaining({ code: 'not-absolute' }));
+    // On POSIX a drive letter is just a relative name.
+    expect(() => parseRootInput('C:\\Users', 'posix')).toThrow(expect.objectContaining({ code: 'not-absolute' }));
+  });
+});
