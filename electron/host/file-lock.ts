@@ -37,7 +37,9 @@ export function acquireFileLock(lockPath: string, { timeoutMs = 3000, staleMs = 
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
       return () => fs.rmSync(lockPath, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new CodedError('store-failed', `Cannot lock the registry: ${(error as Error).message}`);
+      }
       if (isStale(lockPath, staleMs)) {
         fs.rmSync(lockPath, { force: true });
         continue;

@@ -209,6 +209,8 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
    * write with `write`, then call the returned release function.
    */
   lock(): () => void {
+    // The folder may have been removed under us: recreate it, our copy in memory is complete.
+    fs.mkdirSync(this.configDir, { recursive: true });
     return acquireFileLock(`${this.path}.lock`);
   }
 

@@ -64,3 +64,37 @@ describe('store faults', () => {
     expect(new Set(names).size).toBe(60);
   }, 60_000);
 });
+
+describe('a write that fails', () => {
+  it('a removed registry folder is recreated with everything in it', async () => {
+    const { startHost, stopHosts } = await import('../../support/host-harness.js');
+    try {
+      const host = await startHost({ connectServers: false });
+      const first = tempDir('kept-');
+      await host.addRoots([first]);
+      fs.rmSync(host.store.configDir, { recursive: true, force: true });
+      const second = tempDir('added-');
+      await host.addRoots([second]);
+      const { registry } = parseRegistry(fs.readFileSync(host.store.path, 'utf8'));
+      expect(registry.roots.map((root) => root.canonicalPath)).toEqual([first, second]);
+    } finally {
+      await stopHosts();
+    }
+  });
+
+  it('an edit that cannot be saved is rejected with store-failed and undone in memory', async () => {
+    const { startHost, stopHosts } = await import('../../support/host-harness.js');
+    try {
+      const host = await startHost({ connectServers: false });
+      const folder = tempDir('kept-');
+      await host.addRoots([folder]);
+      // Something else now occupies the file's name: the final rename cannot replace it.
+      fs.rmSync(host.store.path);
+      fs.mkdirSync(path.join(host.store.path, 'blocker'), { recursive: true });
+      await expect(host.addRoots([tempDir('lost-')])).rejects.toMatchObject({ code: 'store-failed' });
+      expect(host.getState().roots.map((root) => root.canonicalPath)).toEqual([folder]);
+    } finally {
+      await stopHosts();
+    }
+  });
+});
