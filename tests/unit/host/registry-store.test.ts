@@ -41,6 +41,7 @@ describe('RegistryStore', () => {
     ['corrupt JSON', '{"roots": [', /not valid JSON/],
     ['an empty file', '', /not valid JSON/],
     ['a schema violation', JSON.stringify({ ...sample(), roots: [{ id: 1 }] }), /schema violation/],
+    ['a truncated file', JSON.stringify(sample(), null, 1).slice(0, 200), /not valid JSON/],
   ])('keeps %s as a dated backup and restores the last good copy', (_what, content, why) => {
     const dir = tempDir();
     const first = new RegistryStore(dir);
