@@ -1,0 +1,44 @@
+// A root's reachability as a badge (word + shape + color, never color alone) and its reason.
+import type { AccessState, RootAccess } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
+
+export type Tone = 'success' | 'warning' | 'danger' | 'neutral' | 'info';
+
+export const accessTone: Record<AccessState, Tone> = {
+  checking: 'neutral',
+  ok: 'success',
+  missing: 'warning',
+  'not-directory': 'warning',
+  'target-changed': 'warning',
+  'permission-denied': 'danger',
+  error: 'danger',
+};
+
+export const accessLabelKey: Record<AccessState, MessageKey> = {
+  checking: 'access.checking',
+  ok: 'access.ok',
+  missing: 'access.missing',
+  'not-directory': 'access.notDirectory',
+  'target-changed': 'access.targetChanged',
+  'permission-denied': 'access.permissionDenied',
+  error: 'access.error',
+};
+
+export function Badge({ tone, children, title }: { tone: Tone; children: string; title?: string | undefined }) {
+  return (
+    <span className={`badge badge--${tone}`} title={title}>
+      <span className="badge__dot" aria-hidden="true" />
+      {children}
+    </span>
+  );
+}
+
+export function AccessBadge({ access }: { access: RootAccess }) {
+  const { t } = useI18n();
+  return (
+    <Badge tone={accessTone[access.state]} title={access.reason}>
+      {t(accessLabelKey[access.state])}
+    </Badge>
+  );
+}

@@ -1,0 +1,240 @@
+// Who sees what: folders down, servers across, one checkbox per grant. Rows are virtualized and
+// memoized so 1,000 folders x 50 servers stays interactive; the grid is one Tab stop with arrow keys.
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
+import type { RootView, ServerView } from '../../../shared/domain.js';
+import type { HostError } from '../../../shared/result.js';
+import { callSafely } from '../call-safely.js';
+import { useHost } from '../host-context.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useGrantIndex } from '../use-host-state.js';
+import { grantKey, usePendingGrants } from '../use-pending-grants.js';
+import { useVirtualRows } from '../use-virtual-rows.js';
+import { InlineError } from './inline-error.js';
+import { MatrixHeader } from './matrix-header.js';
+import { HEADER_ROWS, moveCell, parseCellKey, type CellPosition } from './matrix-navigation.js';
+import { MatrixRow } from './matrix-row.js';
+import { MatrixToolbar } from './matrix-toolbar.js';
+
+const ROW_HEIGHT = 40;
+const HEAD_HEIGHT = 112;
+const NOTHING: ReadonlySet<string> = new Set();
+
+interface Feedback {
+  what: string;
+  error: HostError;
+  cell?: string;
+}
+
+export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: ServerView[] }) {
+  const { t } = useI18n();
+  const { client } = useHost();
+  const grants = useGrantIndex();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+
+  const [filter, setFilter] = useState('');
+  const [selectedRoots, setSelectedRoots] = useState<ReadonlySet<string>>(NOTHING);
+  const [selectedServers, setSelectedServers] = useState<ReadonlySet<string>>(NOTHING);
+  const [active, setActive] = useState<CellPosition>({ row: HEADER_ROWS, col: 1 });
+  const { pending, begin, finish } = usePendingGrants(grants);
+  const [pendingSharing, setPendingSharing] = useState<ReadonlySet<string>>(NOTHING);
+  const [feedback, setFeedback] = useState<Feedback | undefined>();
+  const [bulkPending, setBulkPending] = useState(false);
+  const [bulkError, setBulkError] = useState<HostError | undefined>();
+  const focusWanted = useRef(false);
+
+  const visibleRoots = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    if (!needle) return roots;
+    return roots.filter((root) => root.name.toLowerCase().includes(needle) || root.path.toLowerCase().includes(needle));
+  }, [roots, filter]);
+
+  const { start, end, padTop, padBottom, scrollToRow } = useVirtualRows(scrollRef, visibleRoots.length, ROW_HEIGHT, HEAD_HEIGHT);
+  const rowCount = visibleRoots.length + HEADER_ROWS;
+  const colCount = servers.length + 1;
+
+  // Keep the one Tab stop on a cell that exists and is rendered (rows scroll out of the window).
+  const clamped = { row: Math.min(active.row, rowCount - 1), col: Math.min(active.col, colCount - 1) };
+  const activeBodyRow = clamped.row - HEADER_ROWS;
+  const tabRow = clamped.row < HEADER_ROWS || (activeBodyRow >= start && activeBodyRow < end) ? clamped.row : start + HEADER_ROWS;
+  const tabStop = useMemo(() => ({ row: tabRow, col: clamped.col }), [tabRow, clamped.col]);
+
+  useLayoutEffect(() => {
+    if (!focusWanted.current) return;
+    const element = gridRef.current?.querySelector<HTMLElement>(`[data-cell="${tabStop.row}:${tabStop.col}"]`);
+    if (element) {
+      focusWanted.current = false;
+      element.focus();
+    }
+  });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const from = parseCellKey((event.target as HTMLElement).dataset.cell);
+    if (!from) return;
+    const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEAD_HEIGHT) / ROW_HEIGHT) - 1);
+    const next = moveCell(event.key, event.ctrlKey || event.metaKey, from, rowCount, colCount, pageRows);
+    if (!next) return;
+    event.preventDefault();
+    if (next.row >= HEADER_ROWS) scrollToRow(next.row - HEADER_ROWS);
+    focusWanted.current = true;
+    setActive(next);
+  };
+
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const position = parseCellKey((event.target as HTMLElement).dataset.cell);
+    if (position && (position.row !== active.row || position.col !== active.col)) setActive(position);
+  };
+
+  // Stable callbacks keep the memoized rows from re-rendering; each call has its own pending mark.
+  const onToggle = useCallback(
+    async (root: RootView, server: ServerView, granted: boolean) => {
+      const key = grantKey(root.id, server.id);
+      begin(root.id, server.id, granted);
+      setFeedback(undefined);
+      const result = await callSafely(client, 'grants.set', { serverIds: [server.id], rootIds: [root.id], granted });
+      finish(root.id, server.id, result.ok);
+      if (!result.ok) {
+        const what = t(granted ? 'matrix.failedGrant' : 'matrix.failedRevoke', { root: root.name, server: server.name });
+        setFeedback({ what, error: result.error, cell: key });
+      }
+    },
+    [client, t, begin, finish],
+  );
+
+  const onSharing = useCallback(
+    async (server: ServerView, sharing: boolean) => {
+      setPendingSharing((previous) => new Set(previous).add(server.id));
+      setFeedback(undefined);
+      const result = await callSafely(client, 'servers.setSharing', { serverId: server.id, sharing });
+      setPendingSharing((previous) => {
+        const next = new Set(previous);
+        next.delete(server.id);
+        return next;
+      });
+      if (!result.ok) setFeedback({ what: t('matrix.failedSharing', { server: server.name }), error: result.error });
+    },
+    [client, t],
+  );
+
+  const onSelectRoot = useCallback((rootId: string, selected: boolean) => {
+    setSelectedRoots((previous) => toggled(previous, rootId, selected));
+  }, []);
+  const onSelectServer = useCallback((serverId: string, selected: boolean) => {
+    setSelectedServers((previous) => toggled(previous, serverId, selected));
+  }, []);
+
+  // The selection only ever names folders/servers that still exist (and folders the filter shows).
+  const scopeRoots = useMemo(() => {
+    const picked = visibleRoots.filter((root) => selectedRoots.has(root.id));
+    return picked.length > 0 ? picked : visibleRoots;
+  }, [visibleRoots, selectedRoots]);
+  const pickedRootCount = scopeRoots === visibleRoots && !visibleRoots.some((root) => selectedRoots.has(root.id)) ? 0 : scopeRoots.length;
+  const scopeServers = useMemo(() => {
+    const picked = servers.filter((server) => selectedServers.has(server.id));
+    return picked.length > 0 ? picked : servers;
+  }, [servers, selectedServers]);
+  const pickedServerCount = servers.some((server) => selectedServers.has(server.id)) ? scopeServers.length : 0;
+
+  const allRootsSelected = pickedRootCount === 0 ? false : pickedRootCount === visibleRoots.length ? true : 'mixed';
+  const onSelectAllRoots = useCallback(
+    (selected: boolean) => setSelectedRoots(selected ? new Set(visibleRoots.map((root) => root.id)) : NOTHING),
+    [visibleRoots],
+  );
+
+  const onBulk = async (granted: boolean) => {
+    setBulkPending(true);
+    setBulkError(undefined);
+    const result = await callSafely(client, 'grants.set', {
+      serverIds: scopeServers.map((server) => server.id),
+      rootIds: scopeRoots.map((root) => root.id),
+      granted,
+    });
+    setBulkPending(false);
+    if (!result.ok) setBulkError(result.error);
+  };
+
+  return (
+    <div className="matrix-wrap">
+      <MatrixToolbar
+        filter={filter}
+        onFilter={setFilter}
+        selectedRoots={pickedRootCount}
+        selectedServers={pickedServerCount}
+        scopeRoots={scopeRoots.length}
+        scopeServers={scopeServers.length}
+        onBulk={(granted) => void onBulk(granted)}
+        onClear={() => {
+          setSelectedRoots(NOTHING);
+          setSelectedServers(NOTHING);
+        }}
+        bulkPending={bulkPending}
+        bulkError={bulkError}
+        onDismissBulkError={() => setBulkError(undefined)}
+      />
+      <div className="matrix-feedback">
+        {feedback && (
+          <InlineError
+            error={{ code: feedback.error.code, message: `${feedback.what} ${feedback.error.message}` }}
+            onDismiss={() => setFeedback(undefined)}
+          />
+        )}
+      </div>
+      <div ref={scrollRef} className="matrix__scroll">
+        <div
+          ref={gridRef}
+          role="grid"
+          aria-label={t('matrix.gridLabel')}
+          aria-rowcount={rowCount}
+          aria-colcount={colCount}
+          className="matrix"
+          style={{ '--matrix-cols': servers.length } as CSSProperties}
+          onKeyDown={onKeyDown}
+          onFocus={onFocus}
+        >
+          <MatrixHeader
+            servers={servers}
+            selectedServers={selectedServers}
+            allRootsSelected={allRootsSelected}
+            rootCount={visibleRoots.length}
+            active={tabStop}
+            pendingSharing={pendingSharing}
+            onSelectServer={onSelectServer}
+            onSelectAllRoots={onSelectAllRoots}
+            onSharing={onSharing}
+          />
+          <div role="rowgroup">
+            <div style={{ height: padTop }} aria-hidden="true" />
+            {visibleRoots.slice(start, end).map((root, offset) => {
+              const row = start + offset + HEADER_ROWS;
+              return (
+                <MatrixRow
+                  key={root.id}
+                  root={root}
+                  row={row}
+                  servers={servers}
+                  grants={grants}
+                  selected={selectedRoots.has(root.id)}
+                  activeCol={tabStop.row === row ? tabStop.col : -1}
+                  pending={pending}
+                  failed={feedback?.cell}
+                  onToggle={onToggle}
+                  onSelect={onSelectRoot}
+                />
+              );
+            })}
+            <div style={{ height: padBottom }} aria-hidden="true" />
+          </div>
+        </div>
+        {visibleRoots.length === 0 && <p className="matrix__nomatch">{t('matrix.noMatch', { filter })}</p>}
+      </div>
+    </div>
+  );
+}
+
+function toggled(previous: ReadonlySet<string>, id: string, on: boolean): ReadonlySet<string> {
+  if (previous.has(id) === on) return previous;
+  const next = new Set(previous);
+  if (on) next.add(id);
+  else next.delete(id);
+  return next;
+}

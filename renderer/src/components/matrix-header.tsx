@@ -1,0 +1,101 @@
+// The matrix's two sticky header rows: one column per server (select + name + state), then each
+// server's sharing switch. Every control is a cell of the grid's arrow-key navigation.
+import { memo } from 'react';
+import type { ServerView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { Switch } from './switch.js';
+import { cellKey, type CellPosition } from './matrix-navigation.js';
+import { connectionLabelKey } from './status-badge.js';
+
+export interface MatrixHeaderProps {
+  servers: ServerView[];
+  selectedServers: ReadonlySet<string>;
+  allRootsSelected: boolean | 'mixed';
+  rootCount: number;
+  active: CellPosition;
+  pendingSharing: ReadonlySet<string>;
+  onSelectServer(serverId: string, selected: boolean): void;
+  onSelectAllRoots(selected: boolean): void;
+  onSharing(server: ServerView, sharing: boolean): void;
+}
+
+const stateTone = { connected: 'success', connecting: 'info', disconnected: 'neutral', disabled: 'neutral', error: 'danger' } as const;
+
+export const MatrixHeader = memo(function MatrixHeader({
+  servers,
+  selectedServers,
+  allRootsSelected,
+  rootCount,
+  active,
+  pendingSharing,
+  onSelectServer,
+  onSelectAllRoots,
+  onSharing,
+}: MatrixHeaderProps) {
+  const { t } = useI18n();
+  const tab = (row: number, col: number) => (active.row === row && active.col === col ? 0 : -1);
+  return (
+    <div role="rowgroup" className="matrix__head">
+      <div role="row" aria-rowindex={1} className="matrix__row matrix__row--names">
+        <div role="columnheader" className="matrix__corner">
+          <label className="matrix__selectall">
+            <input
+              type="checkbox"
+              className="checkbox"
+              checked={allRootsSelected === true}
+              ref={(element) => {
+                if (element) element.indeterminate = allRootsSelected === 'mixed';
+              }}
+              aria-label={t('matrix.selectAllRoots', { count: rootCount })}
+              tabIndex={tab(0, 0)}
+              data-cell={cellKey({ row: 0, col: 0 })}
+              onChange={(event) => onSelectAllRoots(event.target.checked)}
+            />
+            <span aria-hidden="true">{t('matrix.corner')}</span>
+          </label>
+        </div>
+        {servers.map((server, index) => (
+          <div role="columnheader" className={`matrix__colhead${selectedServers.has(server.id) ? ' matrix__colhead--selected' : ''}`} key={server.id}>
+            <span className="matrix__servername" title={server.name}>
+              {server.name}
+            </span>
+            <label className="matrix__colselect">
+              <input
+                type="checkbox"
+                className="checkbox"
+                checked={selectedServers.has(server.id)}
+                aria-label={t('matrix.selectServer', { name: server.name })}
+                tabIndex={tab(0, index + 1)}
+                data-cell={cellKey({ row: 0, col: index + 1 })}
+                onChange={(event) => onSelectServer(server.id, event.target.checked)}
+              />
+              <span className={`dot dot--${stateTone[server.status.state]}`} aria-hidden="true" />
+              <span className="matrix__serverstate">{t(connectionLabelKey[server.status.state])}</span>
+            </label>
+          </div>
+        ))}
+        <div className="matrix__filler" aria-hidden="true" />
+      </div>
+      <div role="row" aria-rowindex={2} className="matrix__row matrix__row--sharing">
+        <div role="columnheader" className="matrix__corner matrix__corner--sharing" tabIndex={tab(1, 0)} data-cell={cellKey({ row: 1, col: 0 })}>
+          {t('matrix.sharingRow')}
+        </div>
+        {servers.map((server, index) => (
+          <div role="columnheader" className="matrix__colhead matrix__colhead--sharing" key={server.id}>
+            <Switch
+              size="small"
+              checked={server.sharing}
+              ariaLabel={t('matrix.sharingFor', { name: server.name })}
+              label={server.sharing ? t('common.on') : t('common.off')}
+              busy={pendingSharing.has(server.id)}
+              tabIndex={tab(1, index + 1)}
+              dataCell={cellKey({ row: 1, col: index + 1 })}
+              onChange={(next) => onSharing(server, next)}
+            />
+          </div>
+        ))}
+        <div className="matrix__filler" aria-hidden="true" />
+      </div>
+    </div>
+  );
+});

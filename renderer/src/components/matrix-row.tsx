@@ -1,0 +1,85 @@
+// One folder's row in the consent matrix. Memoized on its inputs; the grant lookups are Sets.
+import { memo } from 'react';
+import type { RootView, ServerView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import type { GrantIndex } from '../use-host-state.js';
+import { grantKey, type PendingGrants } from '../use-pending-grants.js';
+import { accessLabelKey, accessTone } from './access-badge.js';
+import { GrantToggle, type GrantLook } from './grant-toggle.js';
+import { cellKey } from './matrix-navigation.js';
+
+export interface MatrixRowProps {
+  root: RootView;
+  row: number;
+  servers: ServerView[];
+  grants: GrantIndex;
+  selected: boolean;
+  /** The column that holds the grid's one Tab stop, or -1 when it is in another row. */
+  activeCol: number;
+  pending: PendingGrants;
+  failed: string | undefined;
+  onToggle(root: RootView, server: ServerView, granted: boolean): void;
+  onSelect(rootId: string, selected: boolean): void;
+}
+
+export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
+  const { t } = useI18n();
+  const reachable = root.access.state === 'ok';
+  return (
+    <div role="row" aria-rowindex={row + 1} className={`matrix__row${selected ? ' matrix__row--selected' : ''}`}>
+      <div role="rowheader" className="matrix__rowheader">
+        <input
+          type="checkbox"
+          className="checkbox"
+          checked={selected}
+          aria-label={t('matrix.selectRoot', { name: root.name })}
+          tabIndex={activeCol === 0 ? 0 : -1}
+          data-cell={cellKey({ row, col: 0 })}
+          onChange={(event) => onSelect(root.id, event.target.checked)}
+        />
+        <span className={`dot dot--${accessTone[root.access.state]}`} aria-hidden="true" />
+        <span className="matrix__rootname" title={`${root.name}\n${root.path}`}>
+          {root.name}
+        </span>
+        {!reachable && root.access.state !== 'checking' && (
+          <span className={`matrix__rootstate matrix__rootstate--${accessTone[root.access.state]}`} title={root.access.reason}>
+            {t(accessLabelKey[root.access.state])}
+          </span>
+        )}
+      </div>
+      {servers.map((server, index) => {
+        const col = index + 1;
+        const key = grantKey(root.id, server.id);
+        const mark = pending.get(key);
+        // While a change is in flight, show what was asked for; the host's state confirms it.
+        const granted = mark ? mark.granted : (grants.granted.get(server.id)?.has(root.id) ?? false);
+        const visible = mark ? reachable && server.enabled && server.sharing : (grants.effective.get(server.id)?.has(root.id) ?? false);
+        const look: GrantLook = !granted ? 'off' : visible ? 'on' : 'hidden';
+        return (
+          <div role="gridcell" className={look === 'hidden' ? 'matrix__cell matrix__cell--hidden' : 'matrix__cell'} key={server.id}>
+            <GrantToggle
+              look={look}
+              label={t('matrix.cellLabel', { root: root.name, server: server.name })}
+              title={cellTitle(look, root, server, t)}
+              tabIndex={activeCol === col ? 0 : -1}
+              dataCell={cellKey({ row, col })}
+              pending={mark !== undefined && mark.acceptedAt === undefined}
+              failed={failed === key}
+              onToggle={() => onToggle(root, server, !granted)}
+            />
+          </div>
+        );
+      })}
+      <div className="matrix__filler" aria-hidden="true" />
+    </div>
+  );
+});
+
+/** Only a hidden grant needs explaining; the others say what the checkbox already says. */
+function cellTitle(look: GrantLook, root: RootView, server: ServerView, t: ReturnType<typeof useI18n>['t']): string | undefined {
+  if (look !== 'hidden') return undefined;
+  const names = { root: root.name, server: server.name };
+  if (!server.enabled) return t('matrix.titleHiddenDisabled', names);
+  if (!server.sharing) return t('matrix.titleHiddenSharing', names);
+  return t('matrix.titleHiddenFolder', { ...names, state: t(accessLabelKey[root.access.state]) });
+}

@@ -1,0 +1,48 @@
+// Store notices (an unreadable registry was recovered, an external edit was applied, ...). Each one
+// stays until dismissed, and a failed dismissal says so beside its button.
+import type { Notice } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useCommand } from '../use-command.js';
+import { useNotices } from '../use-host-state.js';
+import { AlertIcon, CloseIcon, InfoIcon } from './icons.js';
+import { InlineError } from './inline-error.js';
+
+export function NoticeList() {
+  const { t } = useI18n();
+  const notices = useNotices();
+  if (notices.length === 0) return null;
+  return (
+    <ul className="notices" aria-label={t('notices.label')}>
+      {notices.map((notice) => (
+        <NoticeItem key={notice.id} notice={notice} />
+      ))}
+    </ul>
+  );
+}
+
+function NoticeItem({ notice }: { notice: Notice }) {
+  const { t, formatTime } = useI18n();
+  const dismiss = useCommand('notices.dismiss');
+  const Icon = notice.level === 'info' ? InfoIcon : AlertIcon;
+  return (
+    <li className={`banner banner--${notice.level}`}>
+      <Icon className="banner__icon" size={18} />
+      <div className="banner__body">
+        <p className="banner__text">
+          <span className="visually-hidden">{t(`notices.${notice.level}`)}: </span>
+          {notice.message} <span className="muted">{formatTime(notice.at)}</span>
+        </p>
+        <InlineError error={dismiss.error} onDismiss={dismiss.clearError} />
+      </div>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('notices.dismiss')}
+        disabled={dismiss.pending}
+        onClick={() => void dismiss.run({ noticeId: notice.id })}
+      >
+        <CloseIcon />
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,39 @@
+// A labelled select bound to one setting; the host owns the value, so the UI follows the state
+// and a failed update is shown under the control.
+import { useId } from 'react';
+import type { Settings } from '../../../shared/domain.js';
+import { useCommand } from '../use-command.js';
+import { InlineError } from './inline-error.js';
+
+export interface PreferenceSelectProps<K extends keyof Settings> {
+  setting: K;
+  value: Settings[K];
+  label: string;
+  options: { value: Settings[K]; label: string; lang?: string }[];
+}
+
+export function PreferenceSelect<K extends keyof Settings>({ setting, value, label, options }: PreferenceSelectProps<K>) {
+  const update = useCommand('settings.update');
+  const id = useId();
+  return (
+    <div className="preference">
+      <label htmlFor={id} className="preference__label">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="select"
+        value={value}
+        disabled={update.pending}
+        onChange={(event) => void update.run({ [setting]: event.target.value } as Partial<Settings>)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value} lang={option.lang}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <InlineError error={update.error} onDismiss={update.clearError} />
+    </div>
+  );
+}

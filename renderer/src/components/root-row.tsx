@@ -1,0 +1,77 @@
+// One folder in the roots table. Memoized: a state update re-renders only the rows that changed.
+import { memo } from 'react';
+import type { RootView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { AccessBadge } from './access-badge.js';
+import { FolderIcon, LinkIcon, PencilIcon, TrashIcon } from './icons.js';
+import { RootNameEditor } from './root-name-editor.js';
+
+export interface RootRowProps {
+  root: RootView;
+  rowIndex: number;
+  grantedTo: number;
+  visibleTo: number;
+  serverCount: number;
+  editing: boolean;
+  onEdit(rootId: string | undefined): void;
+  onRemove(root: RootView): void;
+}
+
+export const RootRow = memo(function RootRow({ root, rowIndex, grantedTo, visibleTo, serverCount, editing, onEdit, onRemove }: RootRowProps) {
+  const { t } = useI18n();
+  const problem = root.access.state !== 'ok' && root.access.state !== 'checking';
+  return (
+    <div role="row" aria-rowindex={rowIndex} className={`roots-table__row${problem ? ' roots-table__row--problem' : ''}`} data-root-id={root.id}>
+      <div role="rowheader" className="roots-table__cell roots-table__cell--name">
+        <FolderIcon className="roots-table__folder" />
+        <div className="roots-table__stack">
+          {editing ? (
+            <RootNameEditor root={root} onDone={() => onEdit(undefined)} />
+          ) : (
+            <span className="roots-table__name" title={root.name}>
+              {root.name}
+            </span>
+          )}
+          {!editing && (
+            <span className="roots-table__path" title={root.path}>
+              {root.path}
+            </span>
+          )}
+          {!editing && root.isLink && (
+            <span className="roots-table__link" title={t('roots.linkTarget', { target: root.canonicalPath })}>
+              <LinkIcon size={12} />
+              <span className="visually-hidden">{t('roots.linkTargetPrefix')}</span>
+              <span className="roots-table__linktext">{root.canonicalPath}</span>
+            </span>
+          )}
+        </div>
+      </div>
+      <div role="cell" className="roots-table__cell roots-table__cell--status">
+        <AccessBadge access={root.access} />
+        {problem && root.access.reason && (
+          <span className="roots-table__reason" title={root.access.reason}>
+            {root.access.reason}
+          </span>
+        )}
+      </div>
+      <div role="cell" className="roots-table__cell roots-table__cell--shared">
+        {grantedTo === 0 ? (
+          <span className="muted">{t('roots.sharedNobody')}</span>
+        ) : (
+          <span>
+            {t('roots.sharedWith', { shared: grantedTo, count: serverCount })}
+            {visibleTo < grantedTo && <span className="roots-table__hidden"> · {t('roots.hiddenFrom', { count: grantedTo - visibleTo })}</span>}
+          </span>
+        )}
+      </div>
+      <div role="cell" className="roots-table__cell roots-table__cell--actions">
+        <button type="button" className="icon-button" aria-label={t('roots.rename', { name: root.name })} title={t('roots.renameShort')} onClick={() => onEdit(root.id)} disabled={editing}>
+          <PencilIcon />
+        </button>
+        <button type="button" className="icon-button icon-button--danger" aria-label={t('roots.remove', { name: root.name })} title={t('roots.removeShort')} onClick={() => onRemove(root)}>
+          <TrashIcon />
+        </button>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,66 @@
+// The Folders screen: what a root is, adding one, and every root with its reachability.
+import { useCallback, useState } from 'react';
+import type { RootView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useCommand } from '../use-command.js';
+import { useRoots } from '../use-host-state.js';
+import { AddRootForm } from './add-root-form.js';
+import { ConfirmDialog } from './confirm-dialog.js';
+import { EmptyState } from './empty-state.js';
+import { FolderIcon } from './icons.js';
+import { RootsTable } from './roots-table.js';
+
+export function RootsPanel() {
+  const { t } = useI18n();
+  const roots = useRoots();
+  const remove = useCommand('roots.remove');
+  const [removing, setRemoving] = useState<RootView | undefined>();
+
+  const onRemove = useCallback(
+    (root: RootView) => {
+      remove.clearError();
+      setRemoving(root);
+    },
+    [remove.clearError],
+  );
+
+  const confirmRemove = async () => {
+    if (!removing) return;
+    const result = await remove.run({ rootIds: [removing.id] });
+    if (result.ok) setRemoving(undefined);
+  };
+
+  return (
+    <section className="panel" aria-labelledby="roots-title">
+      <header className="panel__header">
+        <div>
+          <h1 id="roots-title" className="panel__title">
+            {t('roots.title')}
+          </h1>
+          <p className="panel__lead">{t('roots.lead')}</p>
+        </div>
+        {roots.length > 0 && <span className="panel__count">{t('roots.count', { count: roots.length })}</span>}
+      </header>
+      <AddRootForm />
+      {roots.length === 0 ? (
+        <EmptyState icon={<FolderIcon size={28} />} title={t('roots.emptyTitle')}>
+          <p>{t('roots.emptyBody1')}</p>
+          <p>{t('roots.emptyBody2')}</p>
+        </EmptyState>
+      ) : (
+        <RootsTable roots={roots} onRemove={onRemove} />
+      )}
+      <ConfirmDialog
+        open={removing !== undefined}
+        title={t('roots.removeTitle', { name: removing?.name ?? '' })}
+        confirmLabel={t('roots.removeConfirm')}
+        onConfirm={() => void confirmRemove()}
+        onCancel={() => setRemoving(undefined)}
+        pending={remove.pending}
+        error={remove.error}
+      >
+        <p>{t('roots.removeBody', { path: removing?.path ?? '' })}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

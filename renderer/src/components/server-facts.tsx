@@ -1,0 +1,75 @@
+// The live facts about one connection: what was negotiated, and what the server last asked and
+// was told. This is the "did my change reach it?" answer, so the answer's URIs are listed in full.
+import type { RootView, ServerView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useNow } from '../use-now.js';
+import { transportFull } from './transport-summary.js';
+
+export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsByUri: Map<string, RootView> }) {
+  const { t, formatRelative, formatTime } = useI18n();
+  const now = useNow();
+  const { status } = server;
+  const last = status.lastRootsRequest;
+  const dash = <span className="muted">—</span>;
+
+  return (
+    <dl className="facts">
+      <div className="facts__item facts__item--wide">
+        <dt>{server.transport.type === 'stdio' ? t('servers.factCommand') : t('servers.factUrl')}</dt>
+        <dd className="mono facts__transport" title={transportFull(server.transport)}>
+          {transportFull(server.transport)}
+        </dd>
+      </div>
+      <div className="facts__item">
+        <dt>{t('servers.factServer')}</dt>
+        <dd>{status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : dash}</dd>
+      </div>
+      <div className="facts__item">
+        <dt>{t('servers.factProtocol')}</dt>
+        <dd>
+          {status.protocolVersion ?? dash}
+          {status.era && <span className="facts__sub">{status.era === 'modern' ? t('servers.eraModern') : t('servers.eraLegacy')}</span>}
+        </dd>
+      </div>
+      <div className="facts__item">
+        <dt>{t('servers.factRequests')}</dt>
+        <dd>
+          {t('servers.requestCount', { count: status.rootsRequestCount })}
+          <span className="facts__sub">{t('servers.listChangedCount', { count: status.listChangedCount })}</span>
+        </dd>
+      </div>
+      <div className="facts__item">
+        <dt>{t('servers.factSees')}</dt>
+        <dd>
+          {t('servers.seesOfGranted', { count: server.effectiveRootIds.length, granted: server.grantedRootIds.length })}
+        </dd>
+      </div>
+      <div className="facts__item facts__item--wide" data-testid="last-roots-request">
+        <dt>{t('servers.factLastRequest')}</dt>
+        <dd>
+          {last ? (
+            <>
+              <time dateTime={new Date(last.at).toISOString()} title={formatTime(last.at)}>
+                {formatRelative(last.at, now)}
+              </time>
+              {' — '}
+              {last.uris.length === 0 ? t('servers.answeredNothing') : t('servers.answered', { count: last.uris.length })}
+              {last.uris.length > 0 && (
+                <ul className="facts__uris" aria-label={t('servers.answerList')}>
+                  {last.uris.map((uri) => (
+                    <li key={uri}>
+                      <span className="mono">{uri}</span>
+                      {rootsByUri.get(uri) && <span className="muted"> · {rootsByUri.get(uri)?.name}</span>}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          ) : (
+            <span className="muted">{t('servers.neverAsked')}</span>
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}

@@ -1,0 +1,45 @@
+// The servers at a glance: name, live state, how it runs. Picking one shows its details beside.
+import { memo } from 'react';
+import type { ServerView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { StatusBadge } from './status-badge.js';
+import { transportSummary } from './transport-summary.js';
+
+export function ServerList({ servers, selectedId, onSelect }: { servers: ServerView[]; selectedId: string | undefined; onSelect(id: string): void }) {
+  const { t } = useI18n();
+  return (
+    <nav className="server-list" aria-label={t('servers.listLabel')}>
+      <ul>
+        {servers.map((server) => (
+          <ServerListItem key={server.id} server={server} selected={server.id === selectedId} onSelect={onSelect} />
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+const ServerListItem = memo(function ServerListItem({ server, selected, onSelect }: { server: ServerView; selected: boolean; onSelect(id: string): void }) {
+  const { t } = useI18n();
+  return (
+    <li>
+      <button
+        type="button"
+        className={`server-list__item${selected ? ' server-list__item--selected' : ''}`}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onSelect(server.id)}
+      >
+        <span className="server-list__top">
+          <span className="server-list__name">{server.name}</span>
+          <StatusBadge state={server.status.state} />
+        </span>
+        <span className="server-list__meta">
+          <span className="server-list__transport">{transportSummary(server.transport)}</span>
+        </span>
+        <span className="server-list__meta">
+          {t('servers.seesCount', { count: server.effectiveRootIds.length })}
+          {!server.sharing && <span> · {t('servers.sharingOff')}</span>}
+        </span>
+      </button>
+    </li>
+  );
+});

@@ -1,0 +1,65 @@
+// The Servers screen: the list with live states on the left, the chosen server on the right.
+import { useState } from 'react';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useServers } from '../use-host-state.js';
+import { EmptyState } from './empty-state.js';
+import { PlusIcon, ServerIcon } from './icons.js';
+import { ServerDetail } from './server-detail.js';
+import { ServerFormDialog } from './server-form-dialog.js';
+import { ServerList } from './server-list.js';
+
+export function ServersPanel({ selectedId, onSelect }: { selectedId: string | undefined; onSelect(id: string | undefined): void }) {
+  const { t } = useI18n();
+  const servers = useServers();
+  const [form, setForm] = useState<{ mode: 'add' } | { mode: 'edit'; serverId: string } | undefined>();
+  // Fall back to the first server when the chosen one was removed (or nothing was chosen yet).
+  const selected = servers.find((server) => server.id === selectedId) ?? servers[0];
+  const editing = form?.mode === 'edit' ? servers.find((server) => server.id === form.serverId) : undefined;
+
+  const addButton = (
+    <button type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
+      <PlusIcon /> {t('servers.add')}
+    </button>
+  );
+
+  return (
+    <section className="panel" aria-labelledby="servers-title">
+      <header className="panel__header">
+        <div>
+          <h1 id="servers-title" className="panel__title">
+            {t('servers.title')}
+          </h1>
+          <p className="panel__lead">{t('servers.lead')}</p>
+        </div>
+        {servers.length > 0 && addButton}
+      </header>
+      {servers.length === 0 ? (
+        <EmptyState icon={<ServerIcon size={28} />} title={t('servers.emptyTitle')} action={addButton}>
+          <p>{t('servers.emptyBody1')}</p>
+          <p>{t('servers.emptyBody2')}</p>
+        </EmptyState>
+      ) : (
+        <div className="servers-layout">
+          <ServerList servers={servers} selectedId={selected?.id} onSelect={onSelect} />
+          {selected && (
+            <ServerDetail
+              key={selected.id}
+              server={selected}
+              onEdit={() => setForm({ mode: 'edit', serverId: selected.id })}
+              onRemoved={() => onSelect(undefined)}
+            />
+          )}
+        </div>
+      )}
+      <ServerFormDialog
+        open={form !== undefined && (form.mode === 'add' || editing !== undefined)}
+        server={editing}
+        onClose={() => setForm(undefined)}
+        onSaved={(serverId) => {
+          setForm(undefined);
+          onSelect(serverId);
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+// A server's connection state as a badge.
+import type { ConnectionState } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
+import { Badge, type Tone } from './access-badge.js';
+
+const tone: Record<ConnectionState, Tone> = {
+  connected: 'success',
+  connecting: 'info',
+  disconnected: 'neutral',
+  disabled: 'neutral',
+  error: 'danger',
+};
+
+export const connectionLabelKey: Record<ConnectionState, MessageKey> = {
+  connected: 'status.connected',
+  connecting: 'status.connecting',
+  disconnected: 'status.disconnected',
+  disabled: 'status.disabled',
+  error: 'status.error',
+};
+
+export function StatusBadge({ state, title }: { state: ConnectionState; title?: string | undefined }) {
+  const { t } = useI18n();
+  return (
+    <Badge tone={tone[state]} title={title}>
+      {t(connectionLabelKey[state])}
+    </Badge>
+  );
+}

@@ -1,0 +1,89 @@
+// React reads host state only through these hooks: one immutable snapshot, many cheap selectors.
+import { useMemo, useSyncExternalStore } from 'react';
+import type { HostState, RootId, RootView, ServerId, ServerView } from '../../shared/domain.js';
+import { useHost } from './host-context.js';
+import type { HostSnapshot } from './host-store.js';
+
+export function useHostSnapshot(): HostSnapshot {
+  const { store } = useHost();
+  return useSyncExternalStore(store.subscribe, store.getSnapshot);
+}
+
+/**
+ * Selects one slice of the state. The selector must return something already in the snapshot
+ * (or a primitive) so an unrelated change does not re-render the caller.
+ */
+export function useHostSelector<T>(select: (state: HostState) => T, fallback: T): T {
+  const { store } = useHost();
+  return useSyncExternalStore(store.subscribe, () => {
+    const state = store.getSnapshot().state;
+    return state ? select(state) : fallback;
+  });
+}
+
+const NO_ROOTS: RootView[] = [];
+const NO_SERVERS: ServerView[] = [];
+
+export const useRoots = (): RootView[] => useHostSelector(selectRoots, NO_ROOTS);
+export const useServers = (): ServerView[] => useHostSelector(selectServers, NO_SERVERS);
+export const useSettings = () => useHostSelector(selectSettings, undefined);
+export const useConsentRequests = () => useHostSelector(selectConsent, undefined) ?? [];
+export const useNotices = () => useHostSelector(selectNotices, undefined) ?? [];
+
+function selectRoots(state: HostState) {
+  return state.roots;
+}
+function selectServers(state: HostState) {
+  return state.servers;
+}
+function selectSettings(state: HostState) {
+  return state.settings;
+}
+function selectConsent(state: HostState) {
+  return state.consentRequests;
+}
+function selectNotices(state: HostState) {
+  return state.notices;
+}
+
+/** Looks a server up by id; undefined once it is removed. */
+export function useServer(serverId: ServerId | undefined): ServerView | undefined {
+  const servers = useServers();
+  return useMemo(() => servers.find((server) => server.id === serverId), [servers, serverId]);
+}
+
+/** Root id -> root, rebuilt only when the roots array changes (the host keeps it stable otherwise). */
+export function useRootIndex(): Map<RootId, RootView> {
+  const roots = useRoots();
+  return useMemo(() => new Map(roots.map((root) => [root.id, root])), [roots]);
+}
+
+/** Per server, the granted and the effective root ids as Sets for O(1) matrix lookups. */
+export interface GrantIndex {
+  granted: Map<ServerId, ReadonlySet<RootId>>;
+  effective: Map<ServerId, ReadonlySet<RootId>>;
+}
+
+// The host hands out the same grant array until that server's grants change: build each Set once.
+const setCache = new WeakMap<readonly RootId[], ReadonlySet<RootId>>();
+function asSet(ids: readonly RootId[]): ReadonlySet<RootId> {
+  let set = setCache.get(ids);
+  if (!set) {
+    set = new Set(ids);
+    setCache.set(ids, set);
+  }
+  return set;
+}
+
+export function useGrantIndex(): GrantIndex {
+  const servers = useServers();
+  return useMemo(() => {
+    const granted = new Map<ServerId, ReadonlySet<RootId>>();
+    const effective = new Map<ServerId, ReadonlySet<RootId>>();
+    for (const server of servers) {
+      granted.set(server.id, asSet(server.grantedRootIds));
+      effective.set(server.id, asSet(server.effectiveRootIds));
+    }
+    return { granted, effective };
+  }, [servers]);
+}

@@ -1,0 +1,52 @@
+// The add/edit server form: secrets stay masked end to end, and each field says what is wrong.
+import { describe, expect, it } from 'vitest';
+import type { ServerView } from '../../shared/domain.js';
+import { SECRET_MASK } from '../../shared/secrets.js';
+import { formFromServer, formTransport, validateForm } from '../../renderer/src/components/server-form-state.js';
+import { transportSummary } from '../../renderer/src/components/transport-summary.js';
+
+const server = (transport: ServerView['transport']): ServerView => ({
+  id: 's1',
+  name: 'fs',
+  transport,
+  enabled: true,
+  sharing: true,
+  addedAt: '2026-01-01T00:00:00.000Z',
+  status: { state: 'connected', rootsRequestCount: 0, listChangedCount: 0 },
+  grantedRootIds: [],
+  effectiveRootIds: [],
+});
+
+describe('server form state', () => {
+  it('keeps a masked env value as the mask unless it is retyped', () => {
+    const form = formFromServer(server({ type: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { TOKEN: SECRET_MASK, PLAIN: SECRET_MASK } }));
+    expect(form.env.map((pair) => [pair.key, pair.value, pair.kept])).toEqual([
+      ['TOKEN', '', true],
+      ['PLAIN', '', true],
+    ]);
+    expect(form.args).toBe('-y\npkg');
+    const edited = { ...form, env: form.env.map((pair) => (pair.key === 'PLAIN' ? { ...pair, value: 'new', kept: false } : pair)) };
+    expect(formTransport(edited)).toEqual({ type: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { TOKEN: SECRET_MASK, PLAIN: 'new' } });
+  });
+
+  it('splits arguments one per line, keeps spaces inside one, drops blank lines', () => {
+    const form = { ...formFromServer(undefined), name: 'x', command: ' node ', args: 'server.js\n\n/path with spaces/dir\n', cwd: '' };
+    expect(formTransport(form)).toEqual({ type: 'stdio', command: 'node', args: ['server.js', '/path with spaces/dir'], env: {} });
+  });
+
+  it('reports each problem on its field', () => {
+    const empty = formFromServer(undefined);
+    expect(validateForm(empty)).toEqual({ name: 'form.nameRequired', command: 'form.commandRequired' });
+    expect(validateForm({ ...empty, name: 'h', kind: 'http', url: 'ftp://x' })).toEqual({ url: 'form.urlInvalid' });
+    const duplicate = formFromServer(server({ type: 'http', url: 'https://x.test/mcp', headers: { A: SECRET_MASK } }));
+    duplicate.headers.push({ ...duplicate.headers[0]!, id: 999 });
+    expect(validateForm(duplicate)).toEqual({ headers: 'form.pairDuplicate' });
+  });
+
+  it('summarizes a transport by package name rather than a deep path', () => {
+    expect(transportSummary({ type: 'stdio', command: '/usr/bin/node', args: ['/x/node_modules/@scope/pkg/dist/index.js', 'stdio'], env: {} })).toBe(
+      'node @scope/pkg stdio',
+    );
+    expect(transportSummary({ type: 'http', url: 'https://x.test/mcp', headers: {} })).toBe('https://x.test/mcp');
+  });
+});
