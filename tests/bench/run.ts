@@ -7,6 +7,7 @@ import { ratio, table, verdict, type Figure } from './figures.js';
 import { accessDetection } from './access-detection.js';
 import { coalescing, editToNotify, roundTrip } from './notify-latency.js';
 import { registryIo } from './registry-io.js';
+import { rendererScale } from './renderer.js';
 import { rootsAnswer } from './roots-answer.js';
 import { idleMemory, startup } from './startup-memory.js';
 
@@ -23,6 +24,7 @@ const sections: Section[] = [
   { name: 'access', run: () => accessDetection(1000, quick ? 5 : 20, quick ? 3 : 10) },
   { name: 'startup', run: () => startup(10) },
   { name: 'memory', run: () => idleMemory(quick ? 10 : 50, 10_000) },
+  { name: 'renderer', run: () => rendererScale(1000, 50, quick ? 5 : 15) },
 ];
 
 const started = Date.now();

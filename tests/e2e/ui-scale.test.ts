@@ -75,11 +75,7 @@ describe(`${ROOTS} folders x ${SERVERS} servers`, () => {
     const filterMs = Date.now() - filtered;
     await screenshot(page, 'scale-access-light');
 
+    // Timings are the benchmark's job (npm run bench, section 8); here they are only reported.
     console.log(`scale: open ${openMs} ms, scroll ${scrollMs} ms, toggle ${toggleMs} ms, filter ${filterMs} ms`);
-    // Generous bounds for a shared CI box; typical numbers are printed above.
-    expect(openMs).toBeLessThan(3000);
-    expect(scrollMs).toBeLessThan(1500);
-    expect(toggleMs).toBeLessThan(1500);
-    expect(filterMs).toBeLessThan(1500);
   });
 });
