@@ -26,6 +26,18 @@ Consent:
   grant SERVER ROOT...         let a server see roots
   revoke SERVER ROOT...
   status [--json]              roots with accessibility, servers with grants
+Roots everywhere (hosts without roots, servers that take folders as arguments):
+  proxy [--roots-policy registry|host] SERVER
+                               run as a stdio MCP server in place of SERVER: a host launches
+                               this and the real server sees the registry's folders
+  import [--from KIND]... [--file PATH]... [--host KIND] [--workspace DIR]...
+         [--set '\${var}=VALUE']... [--apply] [NAME...]
+                               servers from Claude Desktop, VS Code, Cursor, Claude Code configs
+                               (a preview unless --apply; an import never grants a folder)
+  use-with KIND SERVER... [--file PATH] [--workspace DIR] [--project DIR] [--launcher node|path]
+                               rewrite a host's config so SERVER runs through the proxy
+                               (KIND: claude-desktop, vscode, cursor, claude-code; keeps a backup)
+  In a server's --arg or --env, \${roots} stands for the granted folders.
 Desktop UI without Electron:
   serve [--port N] [--no-open] serve the UI on 127.0.0.1
 
@@ -45,6 +57,15 @@ const options = {
   'no-sharing': { type: 'boolean', default: false },
   port: { type: 'string' },
   'no-open': { type: 'boolean', default: false },
+  'roots-policy': { type: 'string' },
+  host: { type: 'string' },
+  project: { type: 'string' },
+  launcher: { type: 'string' },
+  from: { type: 'string', multiple: true },
+  file: { type: 'string', multiple: true },
+  workspace: { type: 'string', multiple: true },
+  set: { type: 'string', multiple: true },
+  apply: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -65,9 +86,58 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     return command || values.help ? 0 : 2;
   }
   const configDir = resolveConfigDir(values['config-dir']);
+  // These run their own host (or none): each is loaded only when asked for.
   if (command === 'serve') {
     const { runServe } = await import('../serve/run-serve.js');
     return runServe({ configDir, port: values.port, open: !values['no-open'] });
+  }
+  if (command === 'proxy') {
+    const policy = values['roots-policy'] ?? 'registry';
+    if (!sub || rest.length > 0 || (policy !== 'registry' && policy !== 'host')) {
+      err.write(`mcp-roots proxy takes one SERVER and --roots-policy registry|host.\n\n${USAGE}\n`);
+      return 2;
+    }
+    const { runProxy } = await import('../proxy/run-proxy.js');
+    return runProxy({ configDir, server: sub, rootsPolicy: policy });
+  }
+  if (command === 'import') {
+    const { runImport } = await import('../import/run-import.js');
+    return runImport({
+      configDir,
+      from: values.from,
+      files: values.file,
+      host: values.host,
+      workspaces: values.workspace,
+      apply: values.apply,
+      only: [sub, ...rest].filter((name): name is string => name !== undefined),
+      values: values.set,
+      json: values.json,
+      out,
+      err,
+    });
+  }
+  if (command === 'use-with') {
+    const { runUseWith } = await import('../import/run-import.js');
+    if (!sub || rest.length === 0) {
+      err.write(`mcp-roots use-with needs a host KIND and at least one SERVER.\n\n${USAGE}\n`);
+      return 2;
+    }
+    if ((values.file?.length ?? 0) > 1 || (values.workspace?.length ?? 0) > 1) {
+      err.write('mcp-roots use-with takes one --file and one --workspace.\n');
+      return 2;
+    }
+    return runUseWith({
+      configDir,
+      host: sub,
+      servers: rest,
+      file: values.file?.[0],
+      workspace: values.workspace?.[0],
+      project: values.project,
+      launcher: values.launcher,
+      json: values.json,
+      out,
+      err,
+    });
   }
   const host = new RootsHost({ configDir, connectServers: false, monitor: { sweepIntervalMs: 0 }, watchStore: false });
   try {

@@ -1,0 +1,135 @@
+// "Use with <host>": rewrite a host's config so the chosen servers run through `mcp-roots proxy`.
+// Refuses a file it cannot parse; writes a timestamped backup of the original next to it first;
+// changes only the chosen servers' entries and keeps every other key as it was (comments in a
+// JSONC file cannot survive a rewrite: the result says so, and the backup keeps them).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFile as atomicWriteFile } from 'atomically';
+import type { ServerRecord } from '../../shared/domain.js';
+import { CodedError } from '../../shared/result.js';
+import { convertEntry, serverIdentity } from './entry-transport.js';
+import { hostEntrySchema } from './host-config-schema.js';
+import { serversKey, type HostKind } from './host-kind.js';
+import { parseJsonc, stripJsonc } from './jsonc.js';
+import { nodeLauncher, proxyCommand, type ProxyCommand, type ProxyLauncher } from './proxy-launcher.js';
+import { readHostConfig } from './read-host-config.js';
+
+export interface UseWithOptions {
+  launcher?: ProxyLauncher;
+  /** Written as --config-dir when the registry is not in the default place. */
+  configDir?: string;
+  /** ~/.claude.json only: write into that project's (local-scope) servers instead of the user's. */
+  project?: string;
+  now?: Date;
+}
+
+export interface UseWithResult {
+  configPath: string;
+  /** Undefined when there was no file to back up (a new one was created). */
+  backupPath?: string | undefined;
+  entries: { server: string; entry: string; replaced: boolean }[];
+  commentsDropped: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+export async function useWith(
+  host: HostKind,
+  configPath: string,
+  servers: readonly Pick<ServerRecord, 'name' | 'transport'>[],
+  options: UseWithOptions = {},
+): Promise<UseWithResult> {
+  const original = await readIfExists(configPath);
+  const document = original === undefined ? {} : parseJsonc(original, configPath);
+  if (!isJson(document)) throw new CodedError('invalid-input', `${configPath} is not a JSON object; nothing was written.`);
+  const launcher = options.launcher ?? nodeLauncher();
+  const { next, entries } = withProxies(host, document, servers, launcher, options);
+
+  const backupPath = original === undefined ? undefined : await backup(configPath, options.now ?? new Date());
+  // The host may have rewritten its file meanwhile (Claude Code does often): never clobber that.
+  if ((await readIfExists(configPath)) !== original) {
+    throw new CodedError('store-failed', `${configPath} changed while it was being updated; nothing was written. Try again.`);
+  }
+  const text = `${JSON.stringify(next, null, indentOf(original))}\n`;
+  // Proof before writing: what we write must read back as a config of that host.
+  readHostConfig(host, text, configPath);
+  await fs.mkdir(path.dirname(configPath), { recursive: true });
+  const mode = original === undefined ? 0o600 : (await fs.stat(configPath)).mode & 0o777;
+  await atomicWriteFile(configPath, text, { mode });
+  return { configPath, backupPath, entries, commentsDropped: original !== undefined && stripJsonc(original).stripped };
+}
+
+function withProxies(
+  host: HostKind,
+  document: Json,
+  servers: readonly Pick<ServerRecord, 'name' | 'transport'>[],
+  launcher: ProxyLauncher,
+  options: UseWithOptions,
+): { next: Json; entries: UseWithResult['entries'] } {
+  const key = serversKey(host);
+  const projects = document.projects;
+  const container: Json = options.project === undefined ? document : isJson(projects) && isJson(projects[options.project]) ? projects[options.project] as Json : {};
+  const current = container[key] ?? {};
+  if (!isJson(current)) throw new CodedError('invalid-input', `"${key}" in the config is not an object; nothing was written.`);
+  const map: Json = { ...current };
+  const entries: UseWithResult['entries'] = [];
+  for (const server of servers) {
+    const existing = matchingEntry(map, server);
+    const entry = existing ?? server.name;
+    map[entry] = hostEntry(host, proxyCommand(launcher, server.name, options.configDir));
+    entries.push({ server: server.name, entry, replaced: existing !== undefined });
+  }
+  const updated = { ...container, [key]: map };
+  if (options.project === undefined) return { next: { ...document, ...updated }, entries };
+  return { next: { ...document, projects: { ...(isJson(projects) ? projects : {}), [options.project]: updated } }, entries };
+}
+
+/** The host's entry for this server: same name, or the same command/URL under another name. */
+function matchingEntry(map: Json, server: Pick<ServerRecord, 'name' | 'transport'>): string | undefined {
+  if (server.name in map) return server.name;
+  const identity = serverIdentity(server.transport);
+  return Object.keys(map).find((name) => {
+    const parsed = hostEntrySchema.safeParse(map[name]);
+    const converted = parsed.success ? convertEntry(parsed.data) : undefined;
+    return converted !== undefined && 'transport' in converted && serverIdentity(converted.transport) === identity;
+  });
+}
+
+function hostEntry(host: HostKind, { command, args, env }: ProxyCommand): Json {
+  const withEnv = env && Object.keys(env).length > 0 ? { env } : {};
+  if (host === 'vscode') return { type: 'stdio', command, args, ...withEnv };
+  if (host === 'claude-code') return { type: 'stdio', command, args, env: env ?? {} };
+  return { command, args, ...withEnv };
+}
+
+async function backup(file: string, now: Date): Promise<string> {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  for (let n = 1; ; n++) {
+    const target = `${file}.${stamp}${n > 1 ? `-${n}` : ''}.bak`;
+    try {
+      await fs.copyFile(file, target, fs.constants.COPYFILE_EXCL);
+      return target;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Keeps the file's own indentation, so the diff is only the entries we changed. */
+function indentOf(text: string | undefined): string | number {
+  const match = text === undefined ? null : /\n([ \t]+)\S/.exec(text);
+  return match?.[1] ?? 2;
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,76 @@
+// Which request is whose. Host requests travel under the host's own id, except retries of an
+// input_required round, which the proxy sends under an id of its own and maps back; the proxy's
+// own requests (a replayed initialize) are answered to the proxy, never to the host.
+import type { JsonObject, Message, RequestId } from './json-rpc.js';
+import { ProxyIds } from './json-rpc.js';
+
+export interface PendingCall {
+  method: string;
+  params: JsonObject | undefined;
+  /** The id the server knows this call by: the host's, or a proxy id after a retry. */
+  upstreamId: RequestId;
+  rounds: number;
+}
+
+export class CallTable {
+  private readonly ids = new ProxyIds();
+  private readonly calls = new Map<RequestId, PendingCall>();
+  private readonly retried = new Map<RequestId, RequestId>();
+  private readonly own = new Map<string, (message: Message) => void>();
+
+  add(hostId: RequestId, method: string, params: JsonObject | undefined): void {
+    this.calls.set(hostId, { method, params, upstreamId: hostId, rounds: 0 });
+  }
+
+  get(hostId: RequestId): PendingCall | undefined {
+    return this.calls.get(hostId);
+  }
+
+  delete(hostId: RequestId): boolean {
+    return this.calls.delete(hostId);
+  }
+
+  entries(): [RequestId, PendingCall][] {
+    return [...this.calls];
+  }
+
+  /** Moves a call to a fresh proxy id for its next round; returns that id. */
+  retry(hostId: RequestId, call: PendingCall): string {
+    const id = this.ids.create();
+    call.upstreamId = id;
+    this.retried.set(id, hostId);
+    return id;
+  }
+
+  /** The host id a server response belongs to (and forgets the retry mapping). */
+  hostIdOf(upstreamId: RequestId): RequestId {
+    const hostId = this.retried.get(upstreamId) ?? upstreamId;
+    this.retried.delete(upstreamId);
+    return hostId;
+  }
+
+  /** Registers a request of the proxy's own; returns its id. */
+  expect(onResponse: (message: Message) => void): string {
+    const id = this.ids.create();
+    this.own.set(id, onResponse);
+    return id;
+  }
+
+  forget(id: string): void {
+    this.own.delete(id);
+  }
+
+  /** Hands a response to the proxy request waiting for it; false when it is not one of ours. */
+  settleOwn(upstreamId: RequestId): ((message: Message) => void) | undefined {
+    if (!this.ids.owns(upstreamId)) return undefined;
+    const handler = this.own.get(upstreamId);
+    this.own.delete(upstreamId);
+    return handler;
+  }
+
+  clear(): void {
+    this.calls.clear();
+    this.retried.clear();
+    this.own.clear();
+  }
+}

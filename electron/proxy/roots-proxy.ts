@@ -1,0 +1,423 @@
+// The transparent roots proxy. Every message passes between host and server as it came, except:
+//  - the host's `initialize` (and, on 2026-07-28, each request's capabilities) declares roots, so
+//    the server asks even when the host has none to give;
+//  - the server's `roots/list` (and the roots part of an `input_required` round) is answered from
+//    the registry, never by the host, under the default 'registry' policy;
+//  - `notifications/roots/list_changed` comes from the proxy when the registry changes, and the
+//    host's own is dropped (its roots are not what the server is told).
+// The proxy's own requests to the server use ids no host uses (see ProxyIds); it sends no
+// request to the host at all, so neither id space can collide.
+import type { WireRoot } from '../../shared/domain.js';
+import type { ProxyStatus } from '../host/proxy-status.js';
+import {
+  asSdkMessage,
+  errorResponse,
+  INTERNAL_ERROR,
+  isMessage,
+  isNotification,
+  isObject,
+  isRequest,
+  isResponse,
+  type JsonObject,
+  type Message,
+  type RequestId,
+} from './json-rpc.js';
+import {
+  addRootsResponses,
+  declareRoots,
+  hostDeclaresRoots,
+  MAX_INPUT_ROUNDS,
+  modernProtocolVersion,
+  retryParams,
+  rootsResponses,
+  rootsRound,
+  withoutRootsRequests,
+  type RootsRound,
+} from './modern-roots.js';
+import { CallTable, type PendingCall } from './call-table.js';
+import type { HostChannel } from './stdio-channel.js';
+import type { Upstream, UpstreamHandlers } from './upstream.js';
+
+export type RootsPolicy = 'registry' | 'host';
+
+export type SessionStatus = Pick<
+  ProxyStatus,
+  | 'state'
+  | 'host'
+  | 'hostOffersRoots'
+  | 'era'
+  | 'protocolVersion'
+  | 'serverInfo'
+  | 'serverPid'
+  | 'lastRootsRequest'
+  | 'rootsRequestCount'
+  | 'listChangedCount'
+  | 'restartCount'
+  | 'messagesFromHost'
+  | 'messagesFromServer'
+  | 'error'
+>;
+
+export interface RootsProxyHooks {
+  /** The server's effective roots in the registry right now. */
+  rootsFor(): readonly WireRoot[];
+  /** Starts the real server (a fresh process or session) with these handlers attached. */
+  openUpstream(handlers: UpstreamHandlers): Promise<Upstream>;
+  /** The server takes its folders as arguments: a change means a restart, and no roots capability. */
+  injectsRoots(): boolean;
+  statusChanged(status: SessionStatus): void;
+  log(line: string): void;
+}
+
+const HANDSHAKE_TIMEOUT_MS = 20_000;
+
+export class RootsProxy {
+  status: SessionStatus = {
+    state: 'connecting',
+    hostOffersRoots: false,
+    rootsRequestCount: 0,
+    listChangedCount: 0,
+    restartCount: 0,
+    messagesFromHost: 0,
+    messagesFromServer: 0,
+  };
+  /** Called once when the session is over for a reason other than close(): the exit code. */
+  onclose?: (code: number) => void;
+  private upstream: Upstream | undefined;
+  private ready = false;
+  private generation = 0;
+  private queue: Message[] = [];
+  /** Host requests the server has not answered yet, and the proxy's own. */
+  private readonly calls = new CallTable();
+  /** The host's initialize as the server got it: replayed to a restarted server. */
+  private initialize: Message | undefined;
+  /** ...and as the host sent it: sent again if a restart cuts it off before its answer. */
+  private hostInitialize: Message | undefined;
+  private initialized = false;
+  /** Roots keys of a mixed input_required round the host is answering the rest of. */
+  private pendingRootsKeys: string[] = [];
+  private notificationOutstanding = false;
+  private toldSomeRoots = false;
+  private restarting: Promise<void> | undefined;
+  private restartAgain: string | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly host: HostChannel,
+    private readonly hooks: RootsProxyHooks,
+    readonly policy: RootsPolicy = 'registry',
+  ) {
+    host.onmessage = (message) => this.fromHost(message);
+  }
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  /** The registry changed this server's effective roots. */
+  rootsChanged(): void {
+    if (this.policy !== 'registry' || this.closing) return;
+    if (this.hooks.injectsRoots()) {
+      void this.restart('Restarted with the new folders as arguments.');
+      return;
+    }
+    // Before `initialized` the server has not asked yet; 2026-07-28 servers ask on every call.
+    if (!this.ready || !this.initialized || this.status.era === 'modern') return;
+    if (this.hooks.rootsFor().length === 0 && this.toldSomeRoots) {
+      // Servers may keep their previous folders when told the list is empty (server-filesystem
+      // does): a fresh session is the only sure way to take the last one away.
+      void this.restart('Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).');
+      return;
+    }
+    if (this.notificationOutstanding) return;
+    this.notificationOutstanding = true;
+    this.update({ listChangedCount: this.status.listChangedCount + 1 });
+    this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+  }
+
+  /** Restarts the real server behind the host's back: a config change or a revocation. */
+  restart(reason: string): Promise<void> {
+    if (this.closing) return Promise.resolve();
+    if (this.restarting) {
+      this.restartAgain = reason;
+      return this.restarting;
+    }
+    this.restarting = (async () => {
+      let next: string | undefined = reason;
+      while (next !== undefined && !this.closing) {
+        this.restartAgain = undefined;
+        await this.restartOnce(next);
+        next = this.restartAgain;
+      }
+    })().finally(() => {
+      this.restarting = undefined;
+    });
+    return this.restarting;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.generation++;
+    const upstream = this.upstream;
+    this.upstream = undefined;
+    this.ready = false;
+    this.update({ state: 'closed' });
+    await upstream?.transport.close().catch(() => undefined);
+  }
+
+  // ---- connecting ----------------------------------------------------------------------------
+
+  private async connect(): Promise<void> {
+    const generation = ++this.generation;
+    this.update({ state: 'connecting', error: undefined });
+    const upstream = await this.hooks.openUpstream({
+      onmessage: (message) => {
+        if (generation === this.generation && isMessage(message)) this.fromServer(message);
+      },
+      onclose: () => {
+        if (generation === this.generation) this.serverGone('The server closed the connection.');
+      },
+      onerror: (error) => {
+        if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
+      },
+    });
+    if (generation !== this.generation) {
+      await upstream.transport.close().catch(() => undefined);
+      return;
+    }
+    this.upstream = upstream;
+    this.update({ serverPid: upstream.pid });
+    if (this.initialize) await this.replayHandshake();
+    this.ready = true;
+    this.update({ state: 'connected' });
+    const queued = this.queue;
+    this.queue = [];
+    for (const message of queued) this.fromHost(message);
+  }
+
+  /** A restarted server gets the host's handshake again; the host never sees it. */
+  private async replayHandshake(): Promise<void> {
+    const initialize = this.initialize as Message;
+    const response = await new Promise<Message>((resolve, reject) => {
+      const id = this.calls.expect((message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      const timer = setTimeout(() => {
+        this.calls.forget(id);
+        reject(new Error('The restarted server did not answer initialize.'));
+      }, HANDSHAKE_TIMEOUT_MS);
+      this.sendUpstream({ ...initialize, id });
+    });
+    if (response.error) throw new Error(`The restarted server refused initialize: ${response.error.message}`);
+    this.noteInitializeResult(response.result);
+    if (this.initialized) this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  private async restartOnce(reason: string): Promise<void> {
+    this.hooks.log(reason);
+    this.generation++;
+    const old = this.upstream;
+    this.upstream = undefined;
+    this.ready = false;
+    this.update({ state: 'restarting', restartCount: this.status.restartCount + 1 });
+    // In-flight calls die with the old process; the host gets an error instead of silence. An
+    // initialize still in flight is sent again instead: the host is owed its handshake.
+    for (const [hostId, call] of this.calls.entries()) {
+      if (call.method === 'initialize' && this.hostInitialize) {
+        this.initialize = undefined;
+        this.queue.unshift(this.hostInitialize);
+      } else {
+        this.host.send(errorResponse(hostId, INTERNAL_ERROR, `MCP Roots Manager restarted the server: ${reason} Please retry.`));
+      }
+    }
+    this.calls.clear();
+    this.pendingRootsKeys = [];
+    this.notificationOutstanding = false;
+    this.toldSomeRoots = false;
+    await old?.transport.close().catch(() => undefined);
+    try {
+      await this.connect();
+    } catch (error) {
+      this.serverGone(`Could not restart the server: ${(error as Error).message}`);
+    }
+  }
+
+  private serverGone(reason: string): void {
+    if (this.closing) return;
+    this.hooks.log(reason);
+    for (const [hostId] of this.calls.entries()) this.host.send(errorResponse(hostId, INTERNAL_ERROR, reason));
+    this.calls.clear();
+    this.update({ state: 'error', error: reason });
+    void this.close().then(() => this.onclose?.(1));
+  }
+
+  // ---- host -> server ------------------------------------------------------------------------
+
+  private fromHost(message: Message): void {
+    if (!this.ready) {
+      this.queue.push(message);
+      return;
+    }
+    this.update({ messagesFromHost: this.status.messagesFromHost + 1 });
+    if (isRequest(message)) {
+      const params = this.rewriteRequest(message.method, message.params);
+      const outgoing = params === message.params ? message : { ...message, params };
+      if (message.method === 'initialize') {
+        this.hostInitialize = message;
+        this.initialize = outgoing;
+      }
+      this.calls.add(message.id, message.method, params);
+      this.sendUpstream(outgoing, message.id);
+      return;
+    }
+    if (isNotification(message)) {
+      if (message.method === 'notifications/roots/list_changed' && this.policy === 'registry') return;
+      if (message.method === 'notifications/initialized') this.initialized = true;
+      if (message.method === 'notifications/cancelled' && isObject(message.params)) {
+        // A cancelled call may never be answered: forget it, or a long session leaks them.
+        const call = this.calls.get(message.params.requestId as RequestId);
+        this.calls.delete(message.params.requestId as RequestId);
+        if (call && call.upstreamId !== message.params.requestId) {
+          this.sendUpstream({ ...message, params: { ...message.params, requestId: call.upstreamId } });
+          return;
+        }
+      }
+    }
+    // Notifications, and the host's answers to the server's own requests.
+    this.sendUpstream(message);
+  }
+
+  private rewriteRequest(method: string, params: JsonObject | undefined): JsonObject | undefined {
+    const version = modernProtocolVersion(params);
+    // Streamable HTTP sends the version as a header; the SDK client would set it, so we do.
+    if (version) {
+      this.upstream?.transport.setProtocolVersion?.(version);
+      if (this.status.era !== 'modern') this.update({ era: 'modern', protocolVersion: version });
+    }
+    if (method === 'initialize') return this.rewriteInitialize(params);
+    if (hostDeclaresRoots(params) && !this.status.hostOffersRoots) this.update({ hostOffersRoots: true });
+    if (this.policy !== 'registry' || this.hooks.injectsRoots()) return params;
+    let next = declareRoots(params) ?? params;
+    if (this.pendingRootsKeys.length > 0 && (next?.inputResponses !== undefined || next?.requestState !== undefined)) {
+      next = addRootsResponses(next, rootsResponses(this.pendingRootsKeys, this.answerRoots()));
+      this.pendingRootsKeys = [];
+    }
+    return next;
+  }
+
+  private rewriteInitialize(params: JsonObject | undefined): JsonObject | undefined {
+    const capabilities = isObject(params?.capabilities) ? params.capabilities : {};
+    const clientInfo = params?.clientInfo;
+    this.update({
+      era: 'legacy',
+      hostOffersRoots: isObject(capabilities.roots),
+      host: isObject(clientInfo) && typeof clientInfo.name === 'string' ? { name: clientInfo.name, version: String(clientInfo.version ?? '') } : undefined,
+    });
+    if (this.policy !== 'registry') return params;
+    if (this.hooks.injectsRoots()) {
+      // The folders travel as arguments; like the app, do not also offer roots.
+      const { roots: _roots, ...rest } = capabilities;
+      return { ...params, capabilities: rest };
+    }
+    return { ...params, capabilities: { ...capabilities, roots: { listChanged: true } } };
+  }
+
+  // ---- server -> host ------------------------------------------------------------------------
+
+  private fromServer(message: Message): void {
+    this.update({ messagesFromServer: this.status.messagesFromServer + 1 });
+    if (isRequest(message)) {
+      if (message.method === 'roots/list' && this.policy === 'registry') {
+        this.sendUpstream({ jsonrpc: '2.0', id: message.id, result: { roots: [...this.answerRoots()] } });
+        return;
+      }
+      this.host.send(message);
+      return;
+    }
+    if (isResponse(message) && message.id !== undefined && message.id !== null) {
+      this.responseFromServer(message, message.id);
+      return;
+    }
+    this.host.send(message);
+  }
+
+  private responseFromServer(message: Message, upstreamId: RequestId): void {
+    const own = this.calls.settleOwn(upstreamId);
+    if (own) {
+      own(message);
+      return;
+    }
+    const hostId = this.calls.hostIdOf(upstreamId);
+    const call = this.calls.get(hostId);
+    if (call && this.policy === 'registry' && message.result) {
+      const round = rootsRound(message.result);
+      if (round && this.fulfilRound(hostId, call, round, message.result)) return;
+    }
+    this.calls.delete(hostId);
+    if (call?.method === 'initialize' && message.result) this.noteInitializeResult(message.result);
+    this.host.send(hostId === upstreamId ? message : { ...message, id: hostId });
+  }
+
+  /** Answers the roots part of an input_required round. Returns false to let the host see it as is. */
+  private fulfilRound(hostId: RequestId, call: PendingCall, round: RootsRound, result: JsonObject): boolean {
+    const responses = rootsResponses(round.rootsKeys, this.answerRoots());
+    if (round.otherKeys.length > 0) {
+      // Elicitation or sampling: only the host can answer those; its retry gets our roots added.
+      this.pendingRootsKeys = round.rootsKeys;
+      this.calls.delete(hostId);
+      this.host.send({ jsonrpc: '2.0', id: hostId, result: withoutRootsRequests(result, round.rootsKeys) });
+      return true;
+    }
+    if (call.rounds >= MAX_INPUT_ROUNDS) {
+      this.calls.delete(hostId);
+      this.host.send(errorResponse(hostId, INTERNAL_ERROR, `The server asked for roots ${MAX_INPUT_ROUNDS} times in one call.`));
+      return true;
+    }
+    call.rounds++;
+    call.params = retryParams(call.params, responses, round.requestState);
+    this.calls.retry(hostId, call);
+    this.sendUpstream({ jsonrpc: '2.0', id: call.upstreamId, method: call.method, params: call.params }, hostId);
+    return true;
+  }
+
+  private noteInitializeResult(result: JsonObject | undefined): void {
+    const version = typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined;
+    if (version) this.upstream?.transport.setProtocolVersion?.(version);
+    const info = result?.serverInfo;
+    this.update({
+      protocolVersion: version,
+      serverInfo: isObject(info) && typeof info.name === 'string' ? { name: info.name, version: String(info.version ?? '') } : undefined,
+    });
+  }
+
+  private answerRoots(): readonly WireRoot[] {
+    const roots = this.hooks.rootsFor();
+    this.notificationOutstanding = false;
+    this.toldSomeRoots = roots.length > 0;
+    this.update({
+      lastRootsRequest: { at: Date.now(), uris: roots.map((root) => root.uri) },
+      rootsRequestCount: this.status.rootsRequestCount + 1,
+    });
+    return roots;
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------
+
+  /** Sends to the server; when `failsCall` is a host request id, a send failure answers it. */
+  private sendUpstream(message: Message, failsCall?: RequestId): void {
+    const upstream = this.upstream;
+    if (!upstream) return;
+    upstream.transport.send(asSdkMessage(message)).catch((error: unknown) => {
+      const text = `Could not reach the server: ${error instanceof Error ? error.message : String(error)}`;
+      this.hooks.log(text);
+      if (failsCall !== undefined && this.calls.delete(failsCall)) this.host.send(errorResponse(failsCall, INTERNAL_ERROR, text));
+    });
+  }
+
+  private update(patch: Partial<SessionStatus>): void {
+    this.status = { ...this.status, ...patch };
+    this.hooks.statusChanged(this.status);
+  }
+}

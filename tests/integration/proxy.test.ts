@@ -1,0 +1,259 @@
+// `mcp-roots proxy`: a host WITHOUT roots talks to a real server through the proxy, and the server
+// sees exactly what the registry grants it, live, whoever edits the registry.
+import { Client } from '@modelcontextprotocol/client';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isProcessAlive, listLiveProxies } from '../../electron/host/proxy-status.js';
+import { RootsHost } from '../../electron/host/roots-host.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { useWith } from '../../electron/import/use-with.js';
+import type { StdioTransportConfig } from '../../shared/domain.js';
+import { addRoot } from '../support/host-harness.js';
+import {
+  allowedDirectories,
+  FILESYSTEM_ENTRY,
+  filesystemServer,
+  modernFixtureServer,
+  removeTempDirs,
+  tempDir,
+  toolText,
+  waitFor,
+} from '../support/index.js';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const PROXY_ENTRY = path.join(repoRoot, 'electron/proxy/proxy-main.ts');
+const open: { client: Client; stderr: () => string }[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map(({ client }) => client.close().catch(() => undefined)));
+  removeTempDirs();
+});
+
+function cli(configDir: string, ...args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/cli/main.ts'), '--config-dir', configDir, ...args], {
+    cwd: repoRoot,
+  });
+}
+
+/** Edits a registry in this process, the way the app would, then lets go of it. */
+async function editRegistry<T>(configDir: string, edit: (host: RootsHost) => Promise<T>): Promise<T> {
+  const host = new RootsHost({ configDir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
+  await host.start();
+  try {
+    return await edit(host);
+  } finally {
+    await host.stop();
+  }
+}
+
+async function addServer(configDir: string, name: string, transport: StdioTransportConfig, rootIds: string[] = []): Promise<string> {
+  return editRegistry(configDir, async (host) => {
+    const server = await host.addServer({ name, transport, enabled: true, sharing: true });
+    if (rootIds.length > 0) await host.setGrants([server.id], rootIds, true);
+    return server.id;
+  });
+}
+
+async function addRoots(configDir: string, ...folders: string[]): Promise<string[]> {
+  return editRegistry(configDir, async (host) => Promise.all(folders.map((folder) => addRoot(host, folder))));
+}
+
+/** A host built on the SDK client: no roots capability unless a test gives it one. */
+async function proxiedClient(configDir: string, server: string, options: { capabilities?: Record<string, unknown>; roots?: string[] } = {}) {
+  const transport = new InPlaceStdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, server],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client(
+    { name: 'test-host', version: '1.0.0' },
+    // A generous probe: under test load the proxy (run through tsx) may take seconds to start, and
+    // a timed-out probe would quietly fall back to the 2025 handshake.
+    { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 15_000 } } },
+  );
+  if (options.roots) {
+    const roots = options.roots.map((folder) => ({ uri: pathToFileURL(folder).href }));
+    client.setRequestHandler('roots/list', async () => ({ roots }));
+  }
+  await client.connect(transport);
+  open.push({ client, stderr: () => stderr });
+  return client;
+}
+
+async function sees(client: Client): Promise<string[]> {
+  return allowedDirectories(toolText(await client.callTool({ name: 'list_allowed_directories', arguments: {} })));
+}
+
+async function seesExactly(client: Client, expected: string[], what: string): Promise<number> {
+  const started = Date.now();
+  await waitFor(async () => JSON.stringify((await sees(client)).sort()) === JSON.stringify([...expected].sort()), {
+    what,
+    intervalMs: 10,
+  });
+  return Date.now() - started;
+}
+
+describe('mcp-roots proxy', () => {
+  it('shows a host without roots exactly the granted folders; CLI grant/revoke in another process land within 1 s', async () => {
+    const configDir = tempDir('proxy-config-');
+    const [a, b, never] = [tempDir('granted-a-'), tempDir('granted-b-'), tempDir('never-granted-')];
+    const [rootA] = await addRoots(configDir, a, b, never);
+    await addServer(configDir, 'filesystem', filesystemServer(), [rootA as string]);
+
+    const client = await proxiedClient(configDir, 'filesystem');
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    await seesExactly(client, [a], 'the initial grant');
+
+    await cli(configDir, 'grant', 'filesystem', b);
+    // The CLI process has exited: only the proxy's own watch of the registry can react now.
+    const granted = await seesExactly(client, [a, b], 'the CLI grant');
+    expect(granted, `grant reached the server ${granted} ms after the CLI exited`).toBeLessThan(1000);
+
+    await cli(configDir, 'revoke', 'filesystem', a);
+    const revoked = await seesExactly(client, [b], 'the CLI revoke');
+    expect(revoked, `revoke reached the server ${revoked} ms after the CLI exited`).toBeLessThan(1000);
+
+    // The status file trails the session by at most a few hundred ms (writes are throttled).
+    const [status] = await waitFor(async () => {
+      const live = await listLiveProxies(configDir);
+      return live[0]?.lastRootsRequest?.uris.length === 1 ? live : undefined;
+    });
+    expect(status).toMatchObject({
+      serverName: 'filesystem',
+      state: 'connected',
+      rootsPolicy: 'registry',
+      hostOffersRoots: false,
+      era: 'legacy',
+      host: { name: 'test-host', version: '1.0.0' },
+      serverInfo: { name: 'secure-filesystem-server' },
+    });
+    expect(status?.rootsRequestCount).toBeGreaterThanOrEqual(3);
+    expect(status?.listChangedCount).toBeGreaterThanOrEqual(2);
+    expect(status?.lastRootsRequest?.uris).toEqual([pathToFileURL(b).href]);
+  });
+
+  it('takes the last folder away by restarting the server behind the host, and the session goes on', async () => {
+    const configDir = tempDir('proxy-config-');
+    const a = tempDir('only-');
+    const [rootA] = await addRoots(configDir, a);
+    await addServer(configDir, 'filesystem', filesystemServer(), [rootA as string]);
+    const client = await proxiedClient(configDir, 'filesystem');
+    await seesExactly(client, [a], 'the grant');
+
+    // server-filesystem keeps its folders when told the list is empty: a plain list_changed is not enough.
+    await cli(configDir, 'revoke', 'filesystem', a);
+    await seesExactly(client, [], 'nothing after the last revoke');
+    await waitFor(async () => (await listLiveProxies(configDir))[0]?.restartCount === 1, { what: 'one restart' });
+
+    // The restarted server got the host's handshake again: list_changed and tools keep working.
+    await cli(configDir, 'grant', 'filesystem', a);
+    await seesExactly(client, [a], 'the grant after the restart');
+
+    // Removing the server from the registry takes its folders away too.
+    await cli(configDir, 'servers', 'remove', 'filesystem');
+    await seesExactly(client, [], 'nothing once the server is removed');
+  });
+
+  it('default deny: a server with no grant is told []', async () => {
+    const configDir = tempDir('proxy-config-');
+    await addRoots(configDir, tempDir('somebody-elses-'));
+    await addServer(configDir, 'filesystem', filesystemServer());
+    const client = await proxiedClient(configDir, 'filesystem');
+    await waitFor(async () => (await listLiveProxies(configDir))[0]?.rootsRequestCount === 1, { what: 'the roots request' });
+    expect(await sees(client)).toEqual([]);
+    expect((await listLiveProxies(configDir))[0]?.lastRootsRequest?.uris).toEqual([]);
+  });
+
+  it("registry policy: a host's own roots are neither passed on nor asked for", async () => {
+    const configDir = tempDir('proxy-config-');
+    const [granted, hostsOwn] = [tempDir('granted-'), tempDir('hosts-own-')];
+    const [rootId] = await addRoots(configDir, granted);
+    await addServer(configDir, 'filesystem', filesystemServer(), [rootId as string]);
+    const client = await proxiedClient(configDir, 'filesystem', { capabilities: { roots: { listChanged: true } }, roots: [hostsOwn] });
+    await seesExactly(client, [granted], 'the registry grant');
+    await client.sendRootsListChanged();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await sees(client)).toEqual([granted]);
+    expect((await listLiveProxies(configDir))[0]).toMatchObject({ rootsPolicy: 'registry', hostOffersRoots: true });
+  });
+
+  it('serves a 2026-07-28 server: the roots part of input_required is answered from the registry', async () => {
+    const configDir = tempDir('proxy-config-');
+    const [a, b] = [tempDir('modern-a-'), tempDir('modern-b-')];
+    const [rootA, rootB] = await addRoots(configDir, a, b);
+    const serverId = await addServer(configDir, 'modern', modernFixtureServer(), [rootA as string]);
+    const client = await proxiedClient(configDir, 'modern');
+    expect(client.getProtocolEra()).toBe('modern');
+    const listRoots = async () => JSON.parse(toolText(await client.callTool({ name: 'list-roots', arguments: {} }))) as { uri: string }[];
+    expect((await listRoots()).map((root) => root.uri)).toEqual([pathToFileURL(a).href]);
+
+    await editRegistry(configDir, (host) => host.setGrants([serverId], [rootB as string], true));
+    await waitFor(async () => (await listRoots()).length === 2, { what: 'the new grant on the next call' });
+    expect((await listLiveProxies(configDir))[0]).toMatchObject({ era: 'modern', listChangedCount: 0 });
+  });
+
+  it('restarts an argument-injected server with the granted folders as arguments', async () => {
+    const configDir = tempDir('proxy-config-');
+    const [a, b] = [tempDir('args-a-'), tempDir('args-b-')];
+    const [rootA, rootB] = await addRoots(configDir, a, b);
+    const injected: StdioTransportConfig = { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, '${roots}'], env: {} };
+    const serverId = await addServer(configDir, 'fs-args', injected, [rootA as string]);
+    const client = await proxiedClient(configDir, 'fs-args');
+    await seesExactly(client, [a], 'the folder passed as an argument');
+    await editRegistry(configDir, (host) => host.setGrants([serverId], [rootB as string], true));
+    await seesExactly(client, [a, b], 'both folders after the restart');
+    expect((await listLiveProxies(configDir))[0]?.rootsRequestCount).toBe(0);
+  });
+
+  it('ends with the host: closing stdin stops the real server and removes the status file', async () => {
+    const configDir = tempDir('proxy-config-');
+    await addServer(configDir, 'filesystem', filesystemServer());
+    const client = await proxiedClient(configDir, 'filesystem');
+    const [status] = await waitFor(async () => {
+      const live = await listLiveProxies(configDir);
+      return live[0]?.serverPid ? live : undefined;
+    });
+    const serverPid = status?.serverPid as number;
+    expect(isProcessAlive(serverPid)).toBe(true);
+    await client.close();
+    await waitFor(() => !isProcessAlive(serverPid), { what: 'the real server to exit' });
+    await waitFor(async () => (await listLiveProxies(configDir)).length === 0, { what: 'the status file to go' });
+  });
+
+  it('use with Claude Desktop: the entry written into its config starts the proxy, and it works', async () => {
+    const configDir = tempDir('proxy-config-');
+    const folder = tempDir('granted-');
+    const [rootId] = await addRoots(configDir, folder);
+    await addServer(configDir, 'filesystem', filesystemServer(), [rootId as string]);
+    const claudeConfig = path.join(tempDir('claude-'), 'claude_desktop_config.json');
+    fs.writeFileSync(claudeConfig, JSON.stringify({ mcpServers: { filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'] } } }));
+    // The test runs from source: node --import tsx proxy-main.ts stands in for node bin/mcp-roots.js.
+    const launcher = { kind: 'node' as const, node: process.execPath, nodeArgs: ['--import', 'tsx'], script: PROXY_ENTRY };
+    const [record] = await editRegistry(configDir, async (host) => host.registrySnapshot.servers);
+    await useWith('claude-desktop', claudeConfig, [record as NonNullable<typeof record>], { launcher, configDir });
+
+    const entry = (JSON.parse(fs.readFileSync(claudeConfig, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.filesystem;
+    if (!entry) throw new Error('no entry written');
+    // Launched the way Claude Desktop launches it: command and args from the file, nothing else.
+    const transport = new InPlaceStdioClientTransport({ command: entry.command, args: entry.args, cwd: repoRoot, stderr: 'pipe' });
+    const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 3000 } } });
+    await client.connect(transport);
+    open.push({ client, stderr: () => '' });
+    await seesExactly(client, [folder], 'the granted folder through the written entry');
+  });
+
+  it('refuses an unknown server with a clear message and exit code 1', async () => {
+    const configDir = tempDir('proxy-config-');
+    await expect(
+      run(process.execPath, ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, 'nobody'], { cwd: repoRoot }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No server matches "nobody"') });
+  });
+});

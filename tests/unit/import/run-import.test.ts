@@ -1,0 +1,60 @@
+// The CLI entry points the `mcp-roots import` and `mcp-roots use-with` commands call.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runImport, runUseWith } from '../../../electron/import/run-import.js';
+import { removeTempDirs, tempDir } from '../../support/index.js';
+
+const fixtures = path.resolve(import.meta.dirname, '../../fixtures/import');
+
+afterEach(() => removeTempDirs());
+
+function capture() {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  err.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { out, err, text: () => ({ stdout, stderr }) };
+}
+
+describe('runImport / runUseWith', () => {
+  it('previews (secrets masked in JSON), imports, then rewrites the Claude Desktop config', async () => {
+    const configDir = tempDir('cli-config-');
+    const claude = path.join(tempDir('claude-'), 'claude_desktop_config.json');
+    fs.copyFileSync(path.join(fixtures, 'claude-desktop', 'claude_desktop_config.json'), claude);
+
+    const preview = capture();
+    expect(await runImport({ configDir, files: [claude], ...preview })).toBe(0);
+    expect(preview.text().stdout).toMatch(/Claude Desktop {2}.*claude_desktop_config\.json\n {2}\+ filesystem {2}npx -y @modelcontextprotocol\/server-filesystem/);
+
+    const json = capture();
+    expect(await runImport({ configDir, files: [claude], json: true, ...json })).toBe(0);
+    expect(json.text().stdout).not.toContain('not-a-real-token-example');
+
+    const applied = capture();
+    expect(await runImport({ configDir, files: [claude], apply: true, only: ['filesystem'], ...applied })).toBe(0);
+    expect(applied.text().stdout).toMatch(/^imported filesystem \(.+\); no folders granted\n$/);
+
+    const rewritten = capture();
+    expect(await runUseWith({ configDir, host: 'claude-desktop', servers: ['filesystem'], file: claude, launcher: 'path', ...rewritten })).toBe(0);
+    expect(rewritten.text().stdout).toMatch(/filesystem -> mcp-roots proxy filesystem \(replaced\)\nbackup: .+\.bak\n/);
+    const written = JSON.parse(fs.readFileSync(claude, 'utf8')) as { mcpServers: Record<string, unknown> };
+    expect(written.mcpServers.filesystem).toEqual({ command: 'mcp-roots', args: ['proxy', '--config-dir', configDir, 'filesystem'] });
+  });
+
+  it('says what is wrong, with exit code 2 for bad input', async () => {
+    const configDir = tempDir('cli-config-');
+    const bad = capture();
+    expect(await runUseWith({ configDir, host: 'notepad', servers: ['x'], ...bad })).toBe(2);
+    expect(bad.text().stderr).toMatch(/use-with takes one of: claude-desktop, vscode, cursor, claude-code/);
+    const unknown = capture();
+    expect(await runImport({ configDir, files: ['/tmp/servers.json'], ...unknown })).toBe(2);
+    expect(unknown.text().stderr).toMatch(/Cannot tell which host/);
+    const missing = capture();
+    expect(await runUseWith({ configDir, host: 'cursor', servers: ['nobody'], file: path.join(tempDir('c-'), 'mcp.json'), ...missing })).toBe(1);
+    expect(missing.text().stderr).toMatch(/No server matches "nobody"/);
+  });
+});

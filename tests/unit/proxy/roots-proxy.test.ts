@@ -1,0 +1,157 @@
+// The proxy's routing rules, message by message, with a scripted server: the cases a real server
+// rarely shows (mixed input_required rounds, cancelling a retried call, a restart mid-handshake).
+import type { Transport } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import type { WireRoot } from '../../../shared/domain.js';
+import type { Message } from '../../../electron/proxy/json-rpc.js';
+import { RootsProxy, type RootsPolicy } from '../../../electron/proxy/roots-proxy.js';
+import type { HostChannel } from '../../../electron/proxy/stdio-channel.js';
+import type { UpstreamHandlers } from '../../../electron/proxy/upstream.js';
+
+const ROOTS: WireRoot[] = [{ uri: 'file:///work/a', name: 'a' }];
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[] = () => ROOTS) {
+  const toHost: Message[] = [];
+  const servers: { sent: Message[]; handlers: UpstreamHandlers; closed: boolean }[] = [];
+  const host: HostChannel = { send: (message) => toHost.push(message) };
+  const proxy = new RootsProxy(
+    host,
+    {
+      rootsFor: roots,
+      openUpstream: async (handlers) => {
+        const server = { sent: [] as Message[], handlers, closed: false };
+        servers.push(server);
+        const transport = {
+          start: async () => undefined,
+          send: async (message: unknown) => void server.sent.push(message as Message),
+          close: async () => void (server.closed = true),
+        } as unknown as Transport;
+        return { transport };
+      },
+      injectsRoots: () => false,
+      statusChanged: () => undefined,
+      log: () => undefined,
+    },
+    policy,
+  );
+  const fromHost = (message: Omit<Message, 'jsonrpc'>) => host.onmessage?.({ jsonrpc: '2.0', ...message });
+  const server = () => servers.at(-1) as (typeof servers)[number];
+  const fromServer = (message: Omit<Message, 'jsonrpc'>) => server().handlers.onmessage({ jsonrpc: '2.0', ...message });
+  return { proxy, toHost, servers, server, fromHost, fromServer };
+}
+
+const modernMeta = (capabilities: Record<string, unknown> = {}) => ({
+  _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_META_KEY]: capabilities },
+});
+
+describe('RootsProxy', () => {
+  it('declares roots in initialize, answers roots/list itself and drops the host’s own list_changed', async () => {
+    const t = setup();
+    await t.proxy.start();
+    t.fromHost({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'h', version: '1' } } });
+    expect(t.server().sent[0]?.params?.capabilities).toEqual({ roots: { listChanged: true } });
+    t.fromServer({ id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } });
+    expect(t.toHost.at(-1)).toMatchObject({ id: 1, result: { serverInfo: { name: 's' } } });
+    t.fromHost({ method: 'notifications/initialized' });
+    t.fromServer({ id: 0, method: 'roots/list' });
+    expect(t.server().sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 0, result: { roots: ROOTS } });
+    expect(t.toHost.some((m) => m.method === 'roots/list')).toBe(false);
+    t.fromHost({ method: 'notifications/roots/list_changed' });
+    expect(t.server().sent.some((m) => m.method === 'notifications/roots/list_changed')).toBe(false);
+    expect(t.proxy.status).toMatchObject({ hostOffersRoots: true, rootsRequestCount: 1 });
+
+    // A registry change: one list_changed until the server has asked again.
+    t.proxy.rootsChanged();
+    t.proxy.rootsChanged();
+    expect(t.server().sent.filter((m) => m.method === 'notifications/roots/list_changed')).toHaveLength(1);
+  });
+
+  it("'host' policy: a plain pipe, roots/list goes to the host", async () => {
+    const t = setup('host');
+    await t.proxy.start();
+    t.fromHost({ id: 1, method: 'initialize', params: { capabilities: {} } });
+    expect(t.server().sent[0]?.params?.capabilities).toEqual({});
+    t.fromServer({ id: 7, method: 'roots/list' });
+    expect(t.toHost.at(-1)).toEqual({ jsonrpc: '2.0', id: 7, method: 'roots/list' });
+  });
+
+  it('2026-07-28: fulfils a roots-only round itself, under a proxy id, and maps the answer and a cancel back', async () => {
+    const t = setup();
+    await t.proxy.start();
+    const params = { name: 'list-roots', arguments: {}, ...modernMeta() };
+    t.fromHost({ id: 5, method: 'tools/call', params });
+    expect(t.server().sent[0]?.params?._meta).toMatchObject({ [CLIENT_CAPABILITIES_META_KEY]: { roots: {} } });
+    t.fromServer({ id: 5, result: { resultType: 'input_required', inputRequests: { r: { method: 'roots/list' } }, requestState: 'opaque' } });
+    const retry = t.server().sent.at(-1) as Message;
+    expect(retry.id).toMatch(/^mcp-roots-proxy:/);
+    expect(retry.params).toMatchObject({ name: 'list-roots', inputResponses: { r: { roots: ROOTS } }, requestState: 'opaque' });
+    expect(t.toHost).toEqual([]);
+
+    t.fromHost({ method: 'notifications/cancelled', params: { requestId: 5 } });
+    expect(t.server().sent.at(-1)?.params).toEqual({ requestId: retry.id });
+    t.fromServer({ id: retry.id as string, result: { resultType: 'complete', content: [] } });
+    expect(t.toHost).toEqual([{ jsonrpc: '2.0', id: 5, result: { resultType: 'complete', content: [] } }]);
+  });
+
+  it('2026-07-28: a mixed round goes to the host without the roots part, whose retry gets our roots added', async () => {
+    const t = setup();
+    await t.proxy.start();
+    t.fromHost({ id: 9, method: 'tools/call', params: { name: 'x', ...modernMeta({ elicitation: {} }) } });
+    t.fromServer({
+      id: 9,
+      result: { resultType: 'input_required', inputRequests: { r: { method: 'roots/list' }, e: { method: 'elicitation/create', params: {} } } },
+    });
+    expect(t.toHost.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      result: { resultType: 'input_required', inputRequests: { e: { method: 'elicitation/create', params: {} } } },
+    });
+    t.fromHost({ id: 10, method: 'tools/call', params: { name: 'x', inputResponses: { e: { action: 'accept' } }, ...modernMeta() } });
+    expect(t.server().sent.at(-1)?.params?.inputResponses).toEqual({ r: { roots: ROOTS }, e: { action: 'accept' } });
+  });
+
+  it('a server that keeps asking for roots gets cut off after 10 rounds', async () => {
+    const t = setup();
+    await t.proxy.start();
+    t.fromHost({ id: 1, method: 'tools/call', params: { name: 'x', ...modernMeta() } });
+    for (let round = 0; round <= 10; round++) {
+      const last = t.server().sent.at(-1) as Message;
+      t.fromServer({ id: last.id as string | number, result: { resultType: 'input_required', inputRequests: { r: { method: 'roots/list' } } } });
+    }
+    expect(t.toHost.at(-1)).toMatchObject({ id: 1, error: { code: -32603 } });
+  });
+
+  it('a restart replays the handshake; a restart during the handshake resends the host’s initialize instead', async () => {
+    let roots: readonly WireRoot[] = ROOTS;
+    const t = setup('registry', () => roots);
+    await t.proxy.start();
+    t.fromHost({ id: 1, method: 'initialize', params: { capabilities: {} } });
+    await t.proxy.restart('test');
+    const second = t.server();
+    expect(t.servers[0]?.closed).toBe(true);
+    expect(second.sent[0]).toMatchObject({ id: 1, method: 'initialize', params: { capabilities: { roots: { listChanged: true } } } });
+    expect(t.proxy.status.hostOffersRoots).toBe(false);
+    t.fromServer({ id: 1, result: { protocolVersion: '2025-11-25' } });
+    expect(t.toHost).toEqual([{ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25' } }]);
+    t.fromHost({ method: 'notifications/initialized' });
+    t.fromServer({ id: 0, method: 'roots/list' });
+    t.fromHost({ id: 2, method: 'tools/call', params: { name: 'slow' } });
+
+    // The last folder goes: restart, pending call answered with an error, handshake replayed.
+    roots = [];
+    t.proxy.rootsChanged();
+    await tick();
+    const third = t.server();
+    expect(t.toHost.at(-1)).toMatchObject({ id: 2, error: { code: -32603 } });
+    const replay = third.sent[0] as Message;
+    expect(replay).toMatchObject({ method: 'initialize', params: { capabilities: { roots: { listChanged: true } } } });
+    expect(replay.id).toMatch(/^mcp-roots-proxy:/);
+    t.fromServer({ id: replay.id as string, result: { protocolVersion: '2025-11-25' } });
+    await tick();
+    expect(third.sent.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(t.toHost.filter((m) => m.id === replay.id)).toEqual([]);
+    expect(t.proxy.status.restartCount).toBe(2);
+  });
+});
