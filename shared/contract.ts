@@ -37,7 +37,8 @@ export const contract = {
   'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<null>() },
   /** The user confirms a root whose folder now resolves elsewhere (swapped for a symlink). */
   'roots.acceptTarget': { input: z.object({ rootId: id }).strict(), result: returns<RootView>() },
-  'roots.recheck': { input: z.object({ rootIds: z.array(id).max(10_000).optional() }).strict(), result: returns<null>() },
+  /** Re-probe now; without rootIds, every root. */
+  'roots.recheck': { input: z.object({ rootIds: ids.optional() }).strict(), result: returns<null>() },
   'roots.rename': {
     input: z.object({ rootId: id, name: z.string().trim().min(1).max(256) }).strict(),
     result: returns<null>(),

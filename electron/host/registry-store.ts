@@ -20,6 +20,8 @@ import { emptyRegistry, registrySchema } from '../../shared/registry-schema.js';
 import { CodedError } from '../../shared/result.js';
 import { acquireFileLock, withFileLock } from './file-lock.js';
 import { migrateRegistry } from './registry-migrations.js';
+import { RegistrySecrets } from './registry-secrets.js';
+import type { SecretCodec } from './secret-codec.js';
 
 export const CONFIG_FILE = 'config.json';
 export const LAST_GOOD_FILE = 'config.last-good.json';
@@ -88,10 +90,16 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
   private debounce: NodeJS.Timeout | undefined;
   /** Set when the file comes from a newer version: we read it but never overwrite it. */
   private readOnlyReason: string | undefined;
+  /** With a codec, secrets are sealed on disk and clear in memory (see registry-secrets.ts). */
+  private readonly secrets: RegistrySecrets | undefined;
 
-  constructor(readonly configDir: string) {
+  constructor(
+    readonly configDir: string,
+    secrets?: SecretCodec,
+  ) {
     super();
     this.path = path.join(configDir, CONFIG_FILE);
+    this.secrets = secrets ? new RegistrySecrets(secrets) : undefined;
   }
 
   /** Loads the registry, recovering and migrating as needed. Never throws for a bad file. */
@@ -113,8 +121,11 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
       needsWrite = true;
     } else {
       try {
-        const parsed = parseRegistry(raw);
+        const parsed = this.parse(raw);
         registry = parsed.registry;
+        notices.push(...parsed.notices);
+        // A plain secret (written by the CLI, or before secrets were sealed) is sealed right away.
+        if (this.secrets?.needsSealing(registry)) needsWrite = true;
         if (parsed.migratedFrom !== undefined) {
           needsWrite = true;
           notices.push({
@@ -135,7 +146,10 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
         needsWrite = true;
       }
     }
-    if (needsWrite) atomicWriteFileSync(this.path, serialize(registry), { mode: 0o600 });
+    if (needsWrite) atomicWriteFileSync(this.path, serialize(this.toDisk(registry, notices)), { mode: 0o600 });
+    // Secrets kept in clear (no keychain) are said at every start; once, if toDisk said it already.
+    const unprotected = this.secrets?.unprotectedNotice(registry);
+    if (unprotected) notices.push(unprotected);
     this.opened = true;
     this.signature = needsWrite ? signatureOf(this.path) : signatureBeforeRead;
     // The last good copy is what a corrupt file is restored from next time (a kernel copy: no
@@ -152,7 +166,7 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
     const lastGood = readIfExists(path.join(this.configDir, LAST_GOOD_FILE));
     if (lastGood !== undefined) {
       try {
-        const { registry } = parseRegistry(lastGood);
+        const { registry } = this.parse(lastGood);
         return {
           registry,
           notice: {
@@ -182,7 +196,7 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
   write(registry: Registry): void {
     this.assertWritable();
     try {
-      atomicWriteFileSync(this.path, serialize(registry), { mode: 0o600 });
+      atomicWriteFileSync(this.path, serialize(this.toDisk(registry)), { mode: 0o600 });
     } catch (error) {
       throw new CodedError('store-failed', `Could not save the registry: ${(error as Error).message}`);
     }
@@ -192,11 +206,33 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
   async writeAsync(registry: Registry): Promise<void> {
     this.assertWritable();
     try {
-      await writeFileAtomic(this.path, serialize(registry));
+      await writeFileAtomic(this.path, serialize(this.toDisk(registry)));
     } catch (error) {
       throw new CodedError('store-failed', `Could not save the registry: ${(error as Error).message}`);
     }
     this.signature = signatureOf(this.path);
+  }
+
+  /** Parses a file's text and opens its secrets (what cannot be opened stays sealed). */
+  private parse(raw: string): { registry: Registry; migratedFrom?: number; notices: Omit<Notice, 'id' | 'at'>[] } {
+    const parsed = parseRegistry(raw);
+    if (!this.secrets) return { ...parsed, notices: [] };
+    return { ...parsed, ...this.secrets.open(parsed.registry) };
+  }
+
+  /**
+   * What goes on disk: secrets sealed where the OS allows. What the user should know about it
+   * (secrets left in clear) goes to `notices` while opening (nobody listens yet), else is emitted.
+   */
+  private toDisk(registry: Registry, notices?: Omit<Notice, 'id' | 'at'>[]): Registry {
+    if (!this.secrets) return registry;
+    const sealed = this.secrets.seal(registry);
+    const unprotected = this.secrets.unprotectedNotice(registry);
+    for (const notice of [...(unprotected ? [unprotected] : []), ...this.secrets.takeNotices()]) {
+      if (notices) notices.push(notice);
+      else this.emit('notice', notice);
+    }
+    return sealed;
   }
 
   private assertWritable(): void {
@@ -230,7 +266,7 @@ export class RegistryStore extends EventEmitter<RegistryStoreEvents> {
     if (sameSignature(now, this.signature)) return undefined;
     const raw = readIfExists(this.path);
     if (raw === undefined) return undefined;
-    const { registry } = parseRegistry(raw);
+    const { registry } = this.parse(raw);
     this.signature = now;
     return registry;
   }

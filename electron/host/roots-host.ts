@@ -25,6 +25,7 @@ import { computeExposure, NOTHING, sameExposure, type Exposure } from './exposur
 import { canonicalizeRoot, pathToRootUri, type CanonicalRoot } from './file-uri.js';
 import * as edits from './registry-edits.js';
 import { RegistryStore } from './registry-store.js';
+import type { SecretCodec } from './secret-codec.js';
 import { ServerConnection, type ConnectionOptions } from './server-connection.js';
 
 export interface RootsHostOptions {
@@ -37,6 +38,8 @@ export interface RootsHostOptions {
   watchStore?: boolean;
   /** Minimum gap between two pushed state updates (activity floods must not flood the UI). */
   stateThrottleMs?: number;
+  /** Seals env and header values in the registry file (the desktop app: Electron's safeStorage). */
+  secrets?: SecretCodec;
 }
 
 export interface HostEvents {
@@ -82,7 +85,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   constructor(private readonly options: RootsHostOptions) {
     super();
     this.setMaxListeners(100);
-    this.store = new RegistryStore(options.configDir);
+    this.store = new RegistryStore(options.configDir, options.secrets);
     this.monitor = new AccessMonitor(options.monitor);
   }
 
@@ -357,7 +360,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
     for (const server of next.servers) {
       const connection = this.connections.get(server.id);
       if (!connection) {
-        const fresh = new ServerConnection(server, this.connectionHooks, this.options.connection);
+        const fresh = new ServerConnection(server, this.connectionHooks, { ...this.options.connection, secrets: this.options.secrets });
         this.connections.set(server.id, fresh);
         created.push(fresh);
         restarted.add(server.id);

@@ -9,6 +9,7 @@ import { ActivityLog } from './activity-log.js';
 import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { fileURLToPath } from 'node:url';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
+import { redactSecretValues, SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   probeTimeoutMs?: number;
   reconnectDelaysMs?: readonly number[];
+  /** Opens the config's sealed secrets when the transport is built. */
+  secrets?: SecretCodec;
 }
 
 const MAX_STDERR_LINE = 2000;
@@ -202,8 +205,14 @@ export class ServerConnection {
     }
     let built: BuiltTransport;
     try {
-      built = buildTransport(transportConfig);
+      built = buildTransport(transportConfig, this.options.secrets);
     } catch (error) {
+      if (error instanceof SealedSecretError) {
+        // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
+        this.addActivity('error', error.message);
+        this.setStatus({ state: 'error', error: error.message, pid: undefined });
+        return;
+      }
       this.fail(generation, `Cannot start: ${message(error)}`);
       return;
     }
@@ -297,7 +306,9 @@ export class ServerConnection {
     const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
     lines.on('line', (line) => {
       if (generation !== this.generation || line.length === 0) return;
-      this.addActivity('stderr', line.length > MAX_STDERR_LINE ? `${line.slice(0, MAX_STDERR_LINE)}…` : line);
+      // A server that logs its own token must not show it to the UI.
+      const shown = redactSecretValues(line, this.record.transport);
+      this.addActivity('stderr', shown.length > MAX_STDERR_LINE ? `${shown.slice(0, MAX_STDERR_LINE)}…` : shown);
     });
     lines.on('error', () => undefined);
   }

@@ -4,6 +4,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } fro
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import type { TransportConfig } from '../../shared/domain.js';
+import { openTransport, type SecretCodec } from './secret-codec.js';
 
 /**
  * A subclass on purpose: with version negotiation 'auto' the SDK probes the base
@@ -18,7 +19,12 @@ export interface BuiltTransport {
   pid?: () => number | null;
 }
 
-export function buildTransport(config: TransportConfig): BuiltTransport {
+/**
+ * Sealed secrets are opened here, at the last moment; one that cannot be (no codec in this process)
+ * throws a SealedSecretError rather than reach the server as `enc:v1:…`.
+ */
+export function buildTransport(sealedOrPlain: TransportConfig, secrets?: SecretCodec): BuiltTransport {
+  const config = openTransport(sealedOrPlain, secrets);
   if (config.type === 'stdio') {
     const transport = new InPlaceStdioClientTransport({
       command: config.command,

@@ -30,7 +30,9 @@ export class EventStream {
   private readonly wss: WebSocketServer;
   private readonly highWater: number;
   private readonly heartbeat: NodeJS.Timeout;
-  private readonly onState = (state: EventPayloads['state']) => this.broadcastState(encodeEvent('state', state));
+  /** The host hands out one state object until it changes; encode each one once, not per socket. */
+  private encoded: { state: EventPayloads['state']; data: string } | undefined;
+  private readonly onState = (state: EventPayloads['state']) => this.broadcastState(this.encodeState(state));
   private readonly onActivity = (activity: EventPayloads['activity']) => this.broadcastActivity(encodeEvent('activity', activity));
 
   constructor(
@@ -69,6 +71,7 @@ export class EventStream {
       setTimeout(() => client.socket.terminate(), 500).unref();
     }
     this.clients.clear();
+    this.encoded = undefined;
     this.wss.close();
   }
 
@@ -79,7 +82,13 @@ export class EventStream {
     socket.on('close', () => this.clients.delete(client));
     socket.on('error', () => socket.terminate());
     // A page that connects (or reconnects) renders from this snapshot, without a separate fetch.
-    this.send(client, encodeEvent('state', this.host.getState()));
+    // Usually the one last broadcast: at 25,000 grants its 1.3 MB are not encoded again per page.
+    this.send(client, this.encodeState(this.host.getState()));
+  }
+
+  private encodeState(state: EventPayloads['state']): string {
+    if (this.encoded?.state !== state) this.encoded = { state, data: encodeEvent('state', state) };
+    return this.encoded.data;
   }
 
   private broadcastState(data: string): void {

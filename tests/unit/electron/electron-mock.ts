@@ -85,6 +85,22 @@ export class FakeTray extends EventEmitter {
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 
+// safeStorage's stand-in: reversible, but not readable in the file (XOR), tagged like Chromium's
+// "v10" prefix so a value that was not made here fails to decrypt, as the real one does.
+const SAFE_STORAGE_TAG = 'v10';
+const xor = (bytes: Buffer) => Buffer.from(bytes.map((byte) => byte ^ 0x5a));
+const safeStorageDefaults = {
+  isEncryptionAvailable: () => true,
+  getSelectedStorageBackend: (): string => 'gnome_libsecret',
+  encryptString: (plain: string) => Buffer.concat([Buffer.from(SAFE_STORAGE_TAG), xor(Buffer.from(plain, 'utf8'))]),
+  decryptString: (encrypted: Buffer) => {
+    if (encrypted.subarray(0, SAFE_STORAGE_TAG.length).toString() !== SAFE_STORAGE_TAG) {
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    }
+    return xor(encrypted.subarray(SAFE_STORAGE_TAG.length)).toString('utf8');
+  },
+};
+
 function createFakes() {
   const ipcHandlers = new Map<string, Handler>();
   const exposed: Record<string, unknown> = {};
@@ -143,6 +159,12 @@ function createFakes() {
       openPath: vi.fn(async (_path: string) => ''),
     },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    safeStorage: {
+      isEncryptionAvailable: vi.fn(safeStorageDefaults.isEncryptionAvailable),
+      getSelectedStorageBackend: vi.fn(safeStorageDefaults.getSelectedStorageBackend),
+      encryptString: vi.fn(safeStorageDefaults.encryptString),
+      decryptString: vi.fn(safeStorageDefaults.decryptString),
+    },
     Menu: { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })) },
     nativeImage: { createEmpty: vi.fn(() => ({ addRepresentation: vi.fn() })) },
   };
@@ -163,6 +185,7 @@ const namedExports = {
   dialog: electronMock.dialog,
   shell: electronMock.shell,
   protocol: electronMock.protocol,
+  safeStorage: electronMock.safeStorage,
   session: { defaultSession: electronMock.session },
 };
 
@@ -193,6 +216,9 @@ export function resetElectronMock(): void {
   electronMock.app.removeAllListeners();
   electronMock.ipcRenderer.removeAllListeners();
   electronMock.app.isPackaged = false;
+  for (const [name, implementation] of Object.entries(safeStorageDefaults)) {
+    (electronMock.safeStorage[name as keyof typeof safeStorageDefaults] as ReturnType<typeof vi.fn>).mockImplementation(implementation);
+  }
   FakeBrowserWindow.instances.length = 0;
   FakeTray.instances.length = 0;
 }
