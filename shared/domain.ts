@@ -122,6 +122,26 @@ export interface Notice {
   at: number;
 }
 
+/** A server running through `mcp-roots proxy` in a process a host (Claude Desktop, Cursor…) started. */
+export interface ProxiedSession {
+  serverId: ServerId;
+  proxyPid: number;
+  /** The host that launched the proxy, as it introduced itself. */
+  host?: { name: string; version: string } | undefined;
+  state: 'connecting' | 'connected' | 'restarting' | 'closed' | 'error';
+  /** Whose roots the server is told: the registry's (default) or the host's own. */
+  rootsPolicy: 'registry' | 'host';
+  hostOffersRoots: boolean;
+  era?: 'legacy' | 'modern' | undefined;
+  protocolVersion?: string | undefined;
+  lastRootsRequest?: RootsAnswer | undefined;
+  rootsRequestCount: number;
+  listChangedCount: number;
+  startedAt: number;
+  updatedAt: number;
+  error?: string | undefined;
+}
+
 /** The immutable snapshot every UI renders. Secrets inside server configs are masked. */
 export interface HostState {
   revision: number;
@@ -130,6 +150,8 @@ export interface HostState {
   servers: ServerView[];
   consentRequests: ConsentRequest[];
   notices: Notice[];
+  /** Servers running through `mcp-roots proxy` right now, launched by other hosts. */
+  proxies: ProxiedSession[];
   settings: Settings;
 }
 

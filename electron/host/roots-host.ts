@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type {
   ActivityEntry,
-  ConsentRequest,
   HostState,
   Notice,
   Registry,
@@ -21,18 +20,24 @@ import type { AddRootsResult } from '../../shared/contract.js';
 import { CodedError, toHostError } from '../../shared/result.js';
 import { maskTransport, unmaskTransport } from '../../shared/secrets.js';
 import { AccessMonitor, type AccessMonitorOptions } from './access-monitor.js';
+import { syncConnections } from './connection-sync.js';
+import { ConsentRequests } from './consent-requests.js';
+import { EditQueue } from './edit-queue.js';
 import { computeExposure, NOTHING, sameExposure, type Exposure } from './exposure.js';
-import { canonicalizeRoot, pathToRootUri, type CanonicalRoot } from './file-uri.js';
+import { canonicalizeRoot, type CanonicalRoot } from './file-uri.js';
+import { ProxyWatch } from './proxy-watch.js';
+import { RefetchWaiters } from './refetch-waiters.js';
 import * as edits from './registry-edits.js';
 import { RegistryStore } from './registry-store.js';
+import { RootViews } from './root-views.js';
 import type { SecretCodec } from './secret-codec.js';
-import { ServerConnection, type ConnectionOptions } from './server-connection.js';
+import { type ConnectionHooks, type ConnectionOptions, ServerConnection } from './server-connection.js';
 
 export interface RootsHostOptions {
   configDir: string;
   monitor?: AccessMonitorOptions;
   connection?: ConnectionOptions;
-  /** Off for one-shot tools that only edit the registry. */
+  /** Off for one-shot tools that only edit the registry (and for the proxy, which connects itself). */
   connectServers?: boolean;
   /** Off for one-shot tools: they need no live view of other processes' edits. */
   watchStore?: boolean;
@@ -51,35 +56,25 @@ export interface HostEvents {
   exposure: [ServerId[]];
 }
 
-interface QueuedEdit {
-  edit: edits.Edit<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
 const MAX_NOTICES = 20;
-/** How long a write may wait for notified servers to re-fetch before it goes to disk anyway. */
-const REFETCH_GRACE_MS = 25;
 
 export class RootsHost extends EventEmitter<HostEvents> {
   readonly store: RegistryStore;
   private readonly monitor: AccessMonitor;
   private readonly connections = new Map<ServerId, ServerConnection>();
+  private readonly consent = new ConsentRequests();
+  private readonly refetch = new RefetchWaiters();
+  private readonly views = new RootViews();
+  private readonly proxies: ProxyWatch;
+  private readonly edits: EditQueue;
   private registry: Registry | undefined;
   private exposure = new Map<ServerId, Exposure>();
-  private consent: ConsentRequest[] = [];
   private notices: Notice[] = [];
-  private queue: QueuedEdit[] = [];
-  private flushScheduled = false;
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly refetchWaiters = new Map<ServerId, (() => void)[]>();
   private revision = 0;
   private cachedState: HostState | undefined;
-  private cachedRootViews: { registry: Registry; accessVersion: number; views: RootView[] } | undefined;
   private accessVersion = 0;
   private stateTimer: NodeJS.Timeout | undefined;
   private lastStateAt = 0;
-  private readonly uriCache = new Map<string, string>();
   private started = false;
 
   constructor(private readonly options: RootsHostOptions) {
@@ -87,6 +82,13 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.setMaxListeners(100);
     this.store = new RegistryStore(options.configDir, options.secrets);
     this.monitor = new AccessMonitor(options.monitor);
+    this.proxies = new ProxyWatch(options.configDir);
+    this.edits = new EditQueue({
+      store: this.store,
+      current: () => this.current(),
+      applyRegistry: (next) => this.applyRegistry(next),
+      refetched: (ids, timeoutMs) => this.refetch.wait(ids, timeoutMs),
+    });
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------
@@ -104,12 +106,18 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.store.on('notice', (notice) => this.addNotice(notice));
     this.applyRegistry(registry);
     if (this.options.watchStore !== false) this.store.watch();
+    // Proxied servers are shown wherever servers are connected (the app and serve).
+    if (this.options.connectServers !== false) {
+      this.proxies.on('change', () => this.changed());
+      this.proxies.start();
+    }
   }
 
   async stop(): Promise<void> {
-    await this.flushing;
+    await this.edits.drained();
     this.store.unwatch();
     this.monitor.stop();
+    this.proxies.stop();
     clearTimeout(this.stateTimer);
     await Promise.all([...this.connections.values()].map((connection) => connection.stop()));
     this.connections.clear();
@@ -133,8 +141,9 @@ export class RootsHost extends EventEmitter<HostEvents> {
       configPath: this.store.path,
       roots: this.rootViews(registry),
       servers,
-      consentRequests: this.consent,
+      consentRequests: this.consent.list(),
       notices: this.notices,
+      proxies: this.proxies.list(),
       settings: registry.settings,
     };
     return this.cachedState;
@@ -242,9 +251,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   dismissConsent(requestId: string): void {
-    const before = this.consent.length;
-    this.consent = this.consent.filter((request) => request.id !== requestId);
-    if (this.consent.length === before) throw new CodedError('not-found', `No consent request ${requestId}.`);
+    this.consent.dismiss(requestId);
     this.changed();
   }
 
@@ -260,73 +267,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.monitor.recheck(rootIds);
   }
 
-  // ---- the edit pipeline ---------------------------------------------------------------------
+  // ---- the one path of every change ---------------------------------------------------------
 
-  /** Queues an edit. Edits queued in the same tick are applied and written together, once. */
   private apply<T>(edit: edits.Edit<T>): Promise<T> {
     if (!this.registry) return Promise.reject(new CodedError('internal', 'The host has not started.'));
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ edit, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // Flushes run one after another: a batch queued during a flush becomes the next one.
-        queueMicrotask(() => {
-          this.flushing = this.flushing.then(() => this.flush());
-        });
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.flushScheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    const previous = this.current();
-    // 1. Apply in memory and tell the servers at once: a revoke must not wait for the disk.
-    let outcome = applyEdits(previous, batch);
-    for (const { item, error } of outcome.failed) item.reject(error);
-    if (outcome.registry === previous) {
-      for (const { item, value } of outcome.done) item.resolve(value);
-      return;
-    }
-    const notified = this.applyRegistry(outcome.registry);
-    // 2. Let the servers re-fetch before the disk work competes with their round trip (bounded).
-    await this.refetchedOrTimeout(notified, REFETCH_GRACE_MS);
-    let release: (() => void) | undefined;
-    try {
-      release = this.store.lock();
-      // 3. Another process (the CLI) may have written since: re-apply our edits on its file.
-      const fresh = this.store.readFreshOrUndefined();
-      if (fresh) {
-        outcome = applyEdits(fresh, outcome.done.map(({ item }) => item));
-        for (const { item, error } of outcome.failed) item.reject(error);
-        this.applyRegistry(outcome.registry);
-      }
-      await this.store.writeAsync(outcome.registry);
-    } catch (error) {
-      this.applyRegistry(this.store.readFreshOrUndefined() ?? previous);
-      for (const { item } of outcome.done) item.reject(error);
-      return;
-    } finally {
-      release?.();
-    }
-    for (const { item, value } of outcome.done) item.resolve(value);
-  }
-
-  /** Resolves when each server has asked roots/list again, or after `timeoutMs`, whichever is first. */
-  private refetchedOrTimeout(serverIds: readonly ServerId[], timeoutMs: number): Promise<void> {
-    if (serverIds.length === 0) return new Promise((resolve) => setImmediate(resolve));
-    return new Promise((resolve) => {
-      let pending = serverIds.length;
-      const timer = setTimeout(resolve, timeoutMs);
-      const one = () => {
-        if (--pending === 0) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      for (const id of serverIds) this.refetchWaiters.set(id, [...(this.refetchWaiters.get(id) ?? []), one]);
-    });
+    return this.edits.apply(edit);
   }
 
   /** The one path every registry change takes: edits, external file edits, start-up. Returns the servers sent list_changed. */
@@ -336,60 +281,23 @@ export class RootsHost extends EventEmitter<HostEvents> {
     if (previous?.roots !== next.roots && !sameLocations(previous?.roots, next.roots)) {
       this.monitor.setRoots(next.roots.map((root) => ({ id: root.id, canonicalPath: root.canonicalPath })));
     }
-    const { created, restarted } = this.syncConnections(next, reason);
-    this.resolveConsent(next);
+    const sync =
+      this.options.connectServers === false
+        ? { created: [], restarted: new Set<ServerId>(), removed: [] }
+        : syncConnections(this.connections, next, this.connectionHooks, { ...this.options.connection, secrets: this.options.secrets }, reason);
+    for (const id of sync.removed) this.refetch.forget(id);
+    this.consent.settle(next);
     // Restarted servers will ask afresh; notifying them as well would only add noise.
-    const notified = this.recompute(restarted);
+    const notified = this.recompute(sync.restarted);
     // New connections start after the exposure is computed, so their first answer is right.
-    for (const connection of created) connection.start();
+    for (const connection of sync.created) connection.start();
     return notified;
   }
 
-  private syncConnections(next: Registry, reason?: string): { created: ServerConnection[]; restarted: Set<ServerId> } {
-    const created: ServerConnection[] = [];
-    const restarted = new Set<ServerId>();
-    if (this.options.connectServers === false) return { created, restarted };
-    const nextIds = new Set(next.servers.map((server) => server.id));
-    for (const [id, connection] of this.connections) {
-      if (!nextIds.has(id)) {
-        this.connections.delete(id);
-        void connection.stop();
-        this.consent = this.consent.filter((request) => request.serverId !== id);
-      }
-    }
-    for (const server of next.servers) {
-      const connection = this.connections.get(server.id);
-      if (!connection) {
-        const fresh = new ServerConnection(server, this.connectionHooks, { ...this.options.connection, secrets: this.options.secrets });
-        this.connections.set(server.id, fresh);
-        created.push(fresh);
-        restarted.add(server.id);
-        continue;
-      }
-      const before = connection.config;
-      if (before === server) continue;
-      const needsRestart =
-        before.enabled !== server.enabled ||
-        before.sharing !== server.sharing ||
-        JSON.stringify(before.transport) !== JSON.stringify(server.transport);
-      if (needsRestart) {
-        restarted.add(server.id);
-        void connection.update(server, reason ?? describeChange(before, server));
-      } else {
-        connection.setRecord(server);
-      }
-    }
-    return { created, restarted };
-  }
-
-  private readonly connectionHooks = {
+  private readonly connectionHooks: ConnectionHooks = {
     exposureFor: (serverId: ServerId) => this.exposure.get(serverId) ?? NOTHING,
     rootsRequested: (serverId: ServerId, _answered: readonly WireRoot[], expected: boolean) => {
-      const waiters = this.refetchWaiters.get(serverId);
-      if (waiters) {
-        this.refetchWaiters.delete(serverId);
-        for (const waiter of waiters) waiter();
-      }
+      this.refetch.arrived(serverId);
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },
     statusChanged: () => this.changed(),
@@ -399,7 +307,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   /** Recomputes every server's effective roots and notifies only those whose list changed. */
   private recompute(skipNotify: ReadonlySet<ServerId> = new Set()): ServerId[] {
     const registry = this.current();
-    const next = computeExposure(registry, (id) => this.monitor.get(id), (p) => this.uriOf(p));
+    const next = computeExposure(registry, (id) => this.monitor.get(id), (p) => this.views.uriOf(p));
     const notified: ServerId[] = [];
     const changed: ServerId[] = [];
     for (const [serverId, exposure] of next) {
@@ -422,17 +330,9 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   private raiseConsentIfNeeded(serverId: ServerId): void {
-    const granted = this.current().grants[serverId] ?? [];
-    if (granted.length > 0 || this.consent.some((request) => request.serverId === serverId)) return;
-    this.consent = [...this.consent, { id: randomUUID(), serverId, at: Date.now() }];
+    if (!this.consent.raiseIfUngranted(serverId, this.current())) return;
     this.connections.get(serverId)?.addActivity('consent', 'Asked for roots but has none granted: answered [] and asked you.');
     this.changed();
-  }
-
-  /** A consent request is answered once the server has a grant. */
-  private resolveConsent(registry: Registry): void {
-    const open = this.consent.filter((request) => (registry.grants[request.serverId] ?? []).length === 0);
-    if (open.length !== this.consent.length) this.consent = open;
   }
 
   // ---- state plumbing ------------------------------------------------------------------------
@@ -452,27 +352,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   private rootViews(registry: Registry): RootView[] {
-    const cached = this.cachedRootViews;
-    if (cached && cached.registry.roots === registry.roots && cached.accessVersion === this.accessVersion) {
-      return cached.views;
-    }
-    const views = registry.roots.map((root) => ({
-      ...root,
-      uri: this.uriOf(root.canonicalPath),
-      access: this.monitor.get(root.id),
-      isLink: root.path !== root.canonicalPath,
-    }));
-    this.cachedRootViews = { registry, accessVersion: this.accessVersion, views };
-    return views;
-  }
-
-  private uriOf(canonicalPath: string): string {
-    let uri = this.uriCache.get(canonicalPath);
-    if (uri === undefined) {
-      uri = pathToRootUri(canonicalPath);
-      this.uriCache.set(canonicalPath, uri);
-    }
-    return uri;
+    return this.views.views(registry.roots, this.accessVersion, (id) => this.monitor.get(id));
   }
 
   private addNotice(notice: Omit<Notice, 'id' | 'at'>): void {
@@ -499,30 +379,4 @@ function sameLocations(a: readonly RootRecord[] | undefined, b: readonly RootRec
     if (a[i]?.id !== b[i]?.id || a[i]?.canonicalPath !== b[i]?.canonicalPath) return false;
   }
   return true;
-}
-
-/** Runs queued edits in order on a base; an edit that throws is set aside and the rest go on. */
-function applyEdits(
-  base: Registry,
-  items: QueuedEdit[],
-): { registry: Registry; done: { item: QueuedEdit; value: unknown }[]; failed: { item: QueuedEdit; error: unknown }[] } {
-  let registry = base;
-  const done: { item: QueuedEdit; value: unknown }[] = [];
-  const failed: { item: QueuedEdit; error: unknown }[] = [];
-  for (const item of items) {
-    try {
-      const result = item.edit(registry);
-      registry = result.registry;
-      done.push({ item, value: result.value });
-    } catch (error) {
-      failed.push({ item, error });
-    }
-  }
-  return { registry, done, failed };
-}
-
-function describeChange(before: { enabled: boolean; sharing: boolean }, after: { enabled: boolean; sharing: boolean }): string {
-  if (before.enabled !== after.enabled) return after.enabled ? 'Enabled.' : 'Disabled.';
-  if (before.sharing !== after.sharing) return after.sharing ? 'Roots sharing turned on.' : 'Roots sharing turned off.';
-  return 'The server configuration changed.';
 }
