@@ -71,16 +71,19 @@ export interface RootsProxyHooks {
 
 const HANDSHAKE_TIMEOUT_MS = 20_000;
 
+/** A session before anything happened: the proxy's status and its status file start from this. */
+export const FRESH_SESSION = {
+  state: 'connecting',
+  hostOffersRoots: false,
+  rootsRequestCount: 0,
+  listChangedCount: 0,
+  restartCount: 0,
+  messagesFromHost: 0,
+  messagesFromServer: 0,
+} as const satisfies SessionStatus;
+
 export class RootsProxy {
-  status: SessionStatus = {
-    state: 'connecting',
-    hostOffersRoots: false,
-    rootsRequestCount: 0,
-    listChangedCount: 0,
-    restartCount: 0,
-    messagesFromHost: 0,
-    messagesFromServer: 0,
-  };
+  status: SessionStatus = { ...FRESH_SESSION };
   /** Called once when the session is over for a reason other than close(): the exit code. */
   onclose?: (code: number) => void;
   private upstream: Upstream | undefined;

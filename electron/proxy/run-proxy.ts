@@ -9,7 +9,7 @@ import { findServerRef } from '../cli/resolve-ref.js';
 import { usesRootPlaceholders } from '../host/argument-injection.js';
 import { RootsHost } from '../host/roots-host.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
-import { RootsProxy, type RootsPolicy } from './roots-proxy.js';
+import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
 import { openUpstream } from './upstream.js';
 
@@ -57,14 +57,8 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       serverName: record.name,
       startedAt,
       updatedAt: startedAt,
-      state: 'connecting',
+      ...FRESH_SESSION,
       rootsPolicy: policy,
-      hostOffersRoots: false,
-      rootsRequestCount: 0,
-      listChangedCount: 0,
-      restartCount: 0,
-      messagesFromHost: 0,
-      messagesFromServer: 0,
     },
     250,
     log,
