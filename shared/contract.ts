@@ -8,6 +8,13 @@ import type {
   ServerView,
   ServerId,
 } from './domain.js';
+import {
+  HOST_KINDS,
+  type ImportApplyResult,
+  type ImportPreviewView,
+  type UseWithApplyResult,
+  type UseWithPreview,
+} from './import-types.js';
 import { settingsSchema, transportSchema } from './registry-schema.js';
 
 /** Carries a result type in the contract without a runtime value. */
@@ -22,6 +29,30 @@ export const serverInputSchema = z.object({
   enabled: z.boolean().default(true),
   sharing: z.boolean().default(true),
 });
+
+const hostKind = z.enum(HOST_KINDS);
+/** A path as typed or picked; the host checks it is absolute (parseRootInput) before any use. */
+const pathText = z.string().min(1).max(4096);
+/** A candidate key is "<file>#[<project>#]<entry name>". */
+const candidateKey = z.string().min(1).max(16_384);
+
+const useWithInput = z
+  .object({
+    host: hostKind,
+    serverIds: ids.max(1000),
+    /** The host's config file; default its existing (or standard) user or workspace config. */
+    file: pathText.optional(),
+    /** Write the workspace config of this folder (.vscode/mcp.json, .cursor/mcp.json, .mcp.json). */
+    workspace: pathText.optional(),
+    /** ~/.claude.json only: that project's (local-scope) servers. Kept as written: it is a key there. */
+    project: pathText.optional(),
+    /** 'node' (default): absolute node + bin/mcp-roots.js; 'path': plain `mcp-roots` from the host's PATH. */
+    launcher: z.enum(['node', 'path']).optional(),
+  })
+  .strict()
+  .refine((input) => input.file === undefined || input.workspace === undefined, 'Give file or workspace, not both.')
+  .refine((input) => input.project === undefined || input.host === 'claude-code', 'project is for claude-code only.')
+  .refine((input) => input.project === undefined || input.workspace === undefined, 'project is in ~/.claude.json, not a workspace.');
 
 export interface AddRootsResult {
   added: RootView[];
@@ -69,6 +100,38 @@ export const contract = {
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
   'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },
   'settings.update': { input: settingsSchema.partial().strict(), result: returns<null>() },
+  /**
+   * Reads other hosts' configs. `files`: exactly these. `from` / `workspaces`: the known locations
+   * of those hosts (default all), user configs and the workspaces' own. Only `files`: no discovery.
+   */
+  'import.preview': {
+    input: z
+      .object({
+        from: z.array(hostKind).min(1).max(HOST_KINDS.length).optional(),
+        files: z.array(z.object({ path: pathText, host: hostKind }).strict()).min(1).max(100).optional(),
+        workspaces: z.array(pathText).min(1).max(100).optional(),
+      })
+      .strict(),
+    result: returns<ImportPreviewView>(),
+  },
+  /** Imports the chosen candidates of the host's last preview, re-reading its files. Grants nothing. */
+  'import.apply': {
+    input: z
+      .object({
+        previewId: id,
+        keys: z.array(candidateKey).min(1).max(1000),
+        /** Registry names by candidate key, instead of the proposed ones. */
+        names: z.record(candidateKey, z.string().trim().min(1).max(256)).optional(),
+        /** Values for variables, keyed as written: { "${input:token}": "…" }. */
+        values: z.record(z.string().regex(/^\$\{[^}]+\}$/).max(1024), z.string().max(65_536)).optional(),
+      })
+      .strict(),
+    result: returns<ImportApplyResult>(),
+  },
+  /** What `useWith.apply` would write, without writing. */
+  'useWith.preview': { input: useWithInput, result: returns<UseWithPreview>() },
+  /** Rewrites a host's config so these servers run through `mcp-roots proxy`; backs up the original first. */
+  'useWith.apply': { input: useWithInput, result: returns<UseWithApplyResult>() },
 } as const;
 
 export type Contract = typeof contract;

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import { contract, isChannel, type Channel, type ChannelResult, type ParsedInput } from '../../shared/contract.js';
 import { fail, ok, toHostError, type Result } from '../../shared/result.js';
+import { applyImportCommand, previewImportCommand } from './import-commands.js';
 import type { RootsHost } from './roots-host.js';
+import { applyUseWithCommand, previewUseWithCommand } from './use-with-commands.js';
 
 type Handlers = {
   [C in Channel]: (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
@@ -28,6 +30,10 @@ const handlers: Handlers = {
   'consent.dismiss': (host, { requestId }) => (host.dismissConsent(requestId), null),
   'notices.dismiss': (host, { noticeId }) => (host.dismissNotice(noticeId), null),
   'settings.update': async (host, patch) => (await host.updateSettings(patch), null),
+  'import.preview': previewImportCommand,
+  'import.apply': applyImportCommand,
+  'useWith.preview': previewUseWithCommand,
+  'useWith.apply': applyUseWithCommand,
 };
 
 /** Validates and runs one call from any UI. Never throws; an unknown channel or bad payload changes nothing. */

@@ -1,9 +1,10 @@
 // The hosts whose MCP configs we read (import) and write ("use with"). They differ in where the
 // file lives, which key holds the servers, and how an entry is spelled.
 import path from 'node:path';
+import { HOST_KINDS, type HostKind } from '../../shared/import-types.js';
 
-export const HOST_KINDS = ['claude-desktop', 'vscode', 'cursor', 'claude-code'] as const;
-export type HostKind = (typeof HOST_KINDS)[number];
+// One list, in shared/ so the contract and the UI can name the hosts too.
+export { HOST_KINDS, type HostKind };
 
 export const HOST_LABELS: Record<HostKind, string> = {
   'claude-desktop': 'Claude Desktop',

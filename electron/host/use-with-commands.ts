@@ -1,0 +1,164 @@
+// The contract's `useWith.*` channels: point another host's config at `mcp-roots proxy` for chosen
+// registry servers (electron/import/use-with.ts writes, with a backup), or say what that would write.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ParsedInput } from '../../shared/contract.js';
+import type { ServerRecord } from '../../shared/domain.js';
+import type { UseWithApplyResult, UseWithEntryView, UseWithPreview } from '../../shared/import-types.js';
+import { CodedError } from '../../shared/result.js';
+import { configLocations } from '../import/config-locations.js';
+import { convertEntry, serverIdentity } from '../import/entry-transport.js';
+import { hostEntrySchema } from '../import/host-config-schema.js';
+import { HOST_LABELS, serversKey, type HostKind } from '../import/host-kind.js';
+import { parseJsonc, stripJsonc } from '../import/jsonc.js';
+import { nodeLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from '../import/proxy-launcher.js';
+import { useWith, type UseWithOptions } from '../import/use-with.js';
+import { defaultConfigDir } from './config-dir.js';
+import { fsError, parseRootInput } from './file-uri.js';
+import { withoutQuotedText } from './import-commands.js';
+import type { RootsHost } from './roots-host.js';
+
+type UseWithInput = ParsedInput<'useWith.apply'>;
+type Json = Record<string, unknown>;
+
+interface UseWithPlan {
+  kind: HostKind;
+  file: string;
+  servers: ServerRecord[];
+  options: UseWithOptions & { launcher: ProxyLauncher };
+}
+
+export async function applyUseWithCommand(host: RootsHost, input: UseWithInput): Promise<UseWithApplyResult> {
+  const { kind, file, servers, options } = plan(host, input);
+  const result = await guarded(file, () => useWith(kind, file, servers, options));
+  return {
+    file: result.configPath,
+    backup: result.backupPath,
+    written: result.entries.map((entry) => entry.entry),
+    replaced: result.entries.filter((entry) => entry.replaced).map((entry) => entry.entry),
+    commentsDropped: result.commentsDropped,
+  };
+}
+
+/** Reads the file the way useWith does and reports the entries it would write; writes nothing. */
+export async function previewUseWithCommand(host: RootsHost, input: UseWithInput): Promise<UseWithPreview> {
+  const { kind, file, servers, options } = plan(host, input);
+  const original = await guarded(file, () => readIfExists(file));
+  const document = original === undefined ? {} : guardedSync(file, () => parseJsonc(original, file));
+  if (!isJson(document)) throw new CodedError('invalid-input', `${file} is not a JSON object.`);
+  const map = serverMap(kind, document, options.project);
+  const entries: UseWithEntryView[] = servers.map((server) => {
+    const existing = matchingEntry(map, server);
+    const entry = existing ?? server.name;
+    const { command, args } = proxyCommand(options.launcher, server.name, options.configDir);
+    // As in useWith: a later server cannot match an entry an earlier one has just taken.
+    map[entry] = { command, args };
+    return { serverId: server.id, server: server.name, entry, replaced: existing !== undefined, command, args };
+  });
+  return { file, exists: original !== undefined, entries, commentsDropped: original !== undefined && stripJsonc(original).stripped };
+}
+
+function plan(host: RootsHost, input: UseWithInput): UseWithPlan {
+  const workspace = input.workspace === undefined ? undefined : parseRootInput(input.workspace);
+  const file = input.file === undefined ? defaultHostFile(input.host, workspace) : parseRootInput(input.file);
+  if (input.project !== undefined) {
+    // Checked, not normalized: it is a key in ~/.claude.json and must match Claude Code's spelling.
+    parseRootInput(input.project);
+    if (path.basename(file) !== '.claude.json') throw new CodedError('invalid-input', 'project is only for ~/.claude.json.');
+  }
+  const registry = host.registrySnapshot;
+  const servers = [...new Set(input.serverIds)].map((serverId) => {
+    const server = registry.servers.find((candidate) => candidate.id === serverId);
+    if (!server) throw new CodedError('not-found', `No server with id ${serverId}.`);
+    return server;
+  });
+  const configDir = host.store.configDir;
+  return {
+    kind: input.host,
+    file,
+    servers,
+    options: {
+      launcher: launcherFor(input.launcher),
+      // The proxy finds the default registry itself; any other must be named on its command line.
+      ...(path.resolve(configDir) !== path.resolve(defaultConfigDir()) ? { configDir } : {}),
+      ...(input.project !== undefined ? { project: input.project } : {}),
+    },
+  };
+}
+
+function launcherFor(kind: UseWithInput['launcher']): ProxyLauncher {
+  if (kind === 'path') return pathLauncher();
+  let launcher: ProxyLauncher;
+  try {
+    launcher = nodeLauncher();
+  } catch (error) {
+    throw new CodedError('missing', (error as Error).message);
+  }
+  // Inside the desktop app process.execPath is Electron itself: the host must start it as Node.
+  return process.versions.electron ? { ...launcher, env: { ...launcher.env, ELECTRON_RUN_AS_NODE: '1' } } : launcher;
+}
+
+/** The host's config to write: the first existing one of its kind and scope, else the standard place. */
+function defaultHostFile(kind: HostKind, workspace: string | undefined): string {
+  const scope = workspace ? 'workspace' : 'user';
+  const candidates = configLocations({ workspaces: workspace ? [workspace] : [] }).filter(
+    (source) => source.host === kind && source.scope === scope,
+  );
+  const chosen = candidates.find((source) => fs.existsSync(source.path)) ?? candidates[0];
+  if (!chosen) throw new CodedError('invalid-input', `${HOST_LABELS[kind]} has no ${scope} config; give a file.`);
+  return chosen.path;
+}
+
+/** The entries map useWith would edit: the user's servers, or a ~/.claude.json project's. */
+function serverMap(kind: HostKind, document: Json, project: string | undefined): Json {
+  const projects = document.projects;
+  const container = project === undefined ? document : isJson(projects) && isJson(projects[project]) ? projects[project] : {};
+  const current = container[serversKey(kind)] ?? {};
+  if (!isJson(current)) throw new CodedError('invalid-input', `"${serversKey(kind)}" in the config is not an object.`);
+  return { ...current };
+}
+
+/** Mirrors useWith: the same name, or the same command/URL under another name. */
+function matchingEntry(map: Json, server: Pick<ServerRecord, 'name' | 'transport'>): string | undefined {
+  if (server.name in map) return server.name;
+  const identity = serverIdentity(server.transport);
+  return Object.keys(map).find((name) => {
+    const parsed = hostEntrySchema.safeParse(map[name]);
+    const converted = parsed.success ? convertEntry(parsed.data) : undefined;
+    return converted !== undefined && 'transport' in converted && serverIdentity(converted.transport) === identity;
+  });
+}
+
+function readIfExists(file: string): Promise<string | undefined> {
+  return fs.promises.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+}
+
+/** File errors get a code the UI can translate; parse errors lose V8's quote of the file. */
+async function guarded<T>(file: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw recoded(error, file);
+  }
+}
+
+function guardedSync<T>(file: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw recoded(error, file);
+  }
+}
+
+function recoded(error: unknown, file: string): CodedError {
+  if (error instanceof CodedError) return new CodedError(error.code, withoutQuotedText(error.message));
+  if (typeof (error as NodeJS.ErrnoException)?.code === 'string') return fsError(error, file);
+  return new CodedError('internal', withoutQuotedText((error as Error)?.message ?? String(error)));
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
