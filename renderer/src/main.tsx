@@ -1,10 +1,10 @@
 // Entry point: one host client and one state store for this window, then React.
+// connect-early goes first so the state is on its way before the rest of the bundle is evaluated.
+import { client, store } from './connect-early.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/app.js';
-import { getHostClient } from './host-client.js';
 import { HostProvider } from './host-context.js';
-import { createHostStore } from './host-store.js';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/controls.css';
@@ -15,8 +15,6 @@ import './styles/matrix.css';
 import './styles/servers.css';
 import './styles/dialog.css';
 
-const client = getHostClient();
-const store = createHostStore(client);
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 

@@ -1,6 +1,7 @@
 // React reads host state only through these hooks: one immutable snapshot, many cheap selectors.
 import { useMemo, useSyncExternalStore } from 'react';
 import type { HostState, RootId, RootView, ServerId, ServerView } from '../../shared/domain.js';
+import { createGrantIndex, type GrantIndex } from './grant-index.js';
 import { useHost } from './host-context.js';
 import type { HostSnapshot } from './host-store.js';
 
@@ -58,32 +59,8 @@ export function useRootIndex(): Map<RootId, RootView> {
   return useMemo(() => new Map(roots.map((root) => [root.id, root])), [roots]);
 }
 
-/** Per server, the granted and the effective root ids as Sets for O(1) matrix lookups. */
-export interface GrantIndex {
-  granted: Map<ServerId, ReadonlySet<RootId>>;
-  effective: Map<ServerId, ReadonlySet<RootId>>;
-}
-
-// The host hands out the same grant array until that server's grants change: build each Set once.
-const setCache = new WeakMap<readonly RootId[], ReadonlySet<RootId>>();
-function asSet(ids: readonly RootId[]): ReadonlySet<RootId> {
-  let set = setCache.get(ids);
-  if (!set) {
-    set = new Set(ids);
-    setCache.set(ids, set);
-  }
-  return set;
-}
-
+/** Grant lookups for the matrix, rebuilt only when the servers array changes. */
 export function useGrantIndex(): GrantIndex {
   const servers = useServers();
-  return useMemo(() => {
-    const granted = new Map<ServerId, ReadonlySet<RootId>>();
-    const effective = new Map<ServerId, ReadonlySet<RootId>>();
-    for (const server of servers) {
-      granted.set(server.id, asSet(server.grantedRootIds));
-      effective.set(server.id, asSet(server.effectiveRootIds));
-    }
-    return { granted, effective };
-  }, [servers]);
+  return useMemo(() => createGrantIndex(servers), [servers]);
 }

@@ -3,7 +3,7 @@
 // cell never flickers back. A failed call drops the mark and the cell shows the truth again.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RootId, ServerId } from '../../shared/domain.js';
-import type { GrantIndex } from './use-host-state.js';
+import type { GrantIndex } from './grant-index.js';
 
 export interface PendingGrant {
   rootId: RootId;
@@ -64,7 +64,7 @@ export function usePendingGrants(grants: GrantIndex) {
   useEffect(() => {
     if (pending.size === 0) return;
     const settled = [...pending].filter(
-      ([, mark]) => mark.acceptedAt !== undefined && (grants.granted.get(mark.serverId)?.has(mark.rootId) ?? false) === mark.granted,
+      ([, mark]) => mark.acceptedAt !== undefined && grants.isGranted(mark.serverId, mark.rootId) === mark.granted,
     );
     if (settled.length > 0) update((next) => settled.forEach(([key]) => next.delete(key)));
   }, [grants, pending, update]);

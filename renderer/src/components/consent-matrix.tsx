@@ -6,6 +6,7 @@ import type { HostError } from '../../../shared/result.js';
 import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useFirstPaintDone } from '../use-first-paint.js';
 import { useGrantIndex } from '../use-host-state.js';
 import { grantKey, usePendingGrants } from '../use-pending-grants.js';
 import { useVirtualRows } from '../use-virtual-rows.js';
@@ -17,6 +18,10 @@ import { MatrixToolbar } from './matrix-toolbar.js';
 
 const ROW_HEIGHT = 40;
 const HEAD_HEIGHT = 112;
+const OVERSCAN_ROWS = 6;
+/** --rowhead and --col in matrix.css. */
+const ROWHEAD_WIDTH = 300;
+const COLUMN_WIDTH = 124;
 const NOTHING: ReadonlySet<string> = new Set();
 
 interface Feedback {
@@ -49,7 +54,15 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
     return roots.filter((root) => root.name.toLowerCase().includes(needle) || root.path.toLowerCase().includes(needle));
   }, [roots, filter]);
 
-  const { start, end, padTop, padBottom, scrollToRow } = useVirtualRows(scrollRef, visibleRoots.length, ROW_HEIGHT, HEAD_HEIGHT);
+  // The first frame holds only what is on screen: no overscan rows, and only the server columns that
+  // fit in the window (the scroller is narrower, so this never falls short). Right after it is
+  // painted every column is rendered: columns are not virtualized, so each cell stays findable.
+  const painted = useFirstPaintDone();
+  const { start, end, padTop, padBottom, scrollToRow } = useVirtualRows(scrollRef, visibleRoots.length, ROW_HEIGHT, HEAD_HEIGHT, painted ? OVERSCAN_ROWS : 0);
+  const shownServers = useMemo(
+    () => (painted ? servers : servers.slice(0, Math.ceil(Math.max(0, window.innerWidth - ROWHEAD_WIDTH) / COLUMN_WIDTH))),
+    [painted, servers],
+  );
   const rowCount = visibleRoots.length + HEADER_ROWS;
   const colCount = servers.length + 1;
 
@@ -192,7 +205,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
           onFocus={onFocus}
         >
           <MatrixHeader
-            servers={servers}
+            servers={shownServers}
             selectedServers={selectedServers}
             allRootsSelected={allRootsSelected}
             rootCount={visibleRoots.length}
@@ -211,7 +224,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
                   key={root.id}
                   root={root}
                   row={row}
-                  servers={servers}
+                  servers={shownServers}
                   grants={grants}
                   selected={selectedRoots.has(root.id)}
                   activeCol={tabStop.row === row ? tabStop.col : -1}

@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import type { RootView, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { GrantIndex } from '../use-host-state.js';
+import type { GrantIndex } from '../grant-index.js';
 import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
 import { GrantToggle, type GrantLook } from './grant-toggle.js';
@@ -52,8 +52,8 @@ export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, s
         const key = grantKey(root.id, server.id);
         const mark = pending.get(key);
         // While a change is in flight, show what was asked for; the host's state confirms it.
-        const granted = mark ? mark.granted : (grants.granted.get(server.id)?.has(root.id) ?? false);
-        const visible = mark ? reachable && server.enabled && server.sharing : (grants.effective.get(server.id)?.has(root.id) ?? false);
+        const granted = mark ? mark.granted : grants.isGranted(server.id, root.id);
+        const visible = mark ? reachable && server.enabled && server.sharing : grants.isEffective(server.id, root.id);
         const look: GrantLook = !granted ? 'off' : visible ? 'on' : 'hidden';
         return (
           <div role="gridcell" className={look === 'hidden' ? 'matrix__cell matrix__cell--hidden' : 'matrix__cell'} key={server.id}>

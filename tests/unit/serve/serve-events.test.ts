@@ -39,6 +39,24 @@ describe('serve: events', () => {
     events.socket.close();
   });
 
+  it('gives every newly connected page the state as it is now, not an older encoded one', async () => {
+    fixture = await startFixture();
+    const early = await openEvents(fixture.serve);
+    const before = (await early.next(() => true)).payload as HostState;
+    // Two pages on an unchanged host get the same snapshot (encoded once, sent twice).
+    const twin = await openEvents(fixture.serve);
+    expect(((await twin.next(() => true)).payload as HostState).revision).toBe(before.revision);
+
+    const folder = fs.mkdtempSync(path.join(fixture.dir, 'root-'));
+    await call(fixture.serve, 'roots.add', { paths: [folder] });
+    await early.next((message) => message.event === 'state' && (message.payload as HostState).roots.length === 1);
+    const late = await openEvents(fixture.serve);
+    const first = (await late.next(() => true)).payload as HostState;
+    expect(first.roots.map((root) => root.canonicalPath)).toEqual([fs.realpathSync(folder)]);
+    expect(first).toEqual(fixture.host.getState());
+    for (const events of [early, twin, late]) events.socket.close();
+  });
+
   it('forwards activity events', async () => {
     fixture = await startFixture();
     const events = await openEvents(fixture.serve);
