@@ -65,9 +65,23 @@ export type AccessState =
   | 'target-changed'
   | 'error';
 
+/** Why a root is not reachable, as a stable code the UI translates; `reason` is the English text. */
+export type AccessReasonCode =
+  | 'became-file'
+  | 'leads-elsewhere'
+  | 'deleted'
+  | 'parent-not-folder'
+  | 'no-permission'
+  | 'symlink-loop'
+  | 'other';
+
 export interface RootAccess {
   state: AccessState;
+  /** English, for the CLI and logs. */
   reason?: string | undefined;
+  reasonCode?: AccessReasonCode | undefined;
+  /** target-changed: where the folder leads now. */
+  target?: string | undefined;
   checkedAt: number;
 }
 

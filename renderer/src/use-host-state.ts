@@ -1,6 +1,6 @@
 // React reads host state only through these hooks: one immutable snapshot, many cheap selectors.
 import { useMemo, useSyncExternalStore } from 'react';
-import type { HostState, RootId, RootView, ServerId, ServerView } from '../../shared/domain.js';
+import type { HostState, ProxiedSession, RootId, RootView, ServerId, ServerView } from '../../shared/domain.js';
 import { createGrantIndex, type GrantIndex } from './grant-index.js';
 import { useHost } from './host-context.js';
 import type { HostSnapshot } from './host-store.js';
@@ -30,6 +30,19 @@ export const useServers = (): ServerView[] => useHostSelector(selectServers, NO_
 export const useSettings = () => useHostSelector(selectSettings, undefined);
 export const useConsentRequests = () => useHostSelector(selectConsent, undefined) ?? [];
 export const useNotices = () => useHostSelector(selectNotices, undefined) ?? [];
+const NO_PROXIES: ProxiedSession[] = [];
+/** Servers other apps run through `mcp-roots proxy`, one entry per running proxy. */
+export const useProxies = (): ProxiedSession[] => useHostSelector(selectProxies, NO_PROXIES);
+
+/** Proxy sessions per server id, for the server list and detail. */
+export function useProxiesByServer(): Map<ServerId, ProxiedSession[]> {
+  const proxies = useProxies();
+  return useMemo(() => {
+    const byServer = new Map<ServerId, ProxiedSession[]>();
+    for (const session of proxies) byServer.set(session.serverId, [...(byServer.get(session.serverId) ?? []), session]);
+    return byServer;
+  }, [proxies]);
+}
 
 function selectRoots(state: HostState) {
   return state.roots;
@@ -45,6 +58,10 @@ function selectConsent(state: HostState) {
 }
 function selectNotices(state: HostState) {
   return state.notices;
+}
+function selectProxies(state: HostState) {
+  // A host from before proxies were shown sends none.
+  return state.proxies ?? NO_PROXIES;
 }
 
 /** Looks a server up by id; undefined once it is removed. */

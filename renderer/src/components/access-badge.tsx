@@ -2,6 +2,7 @@
 import type { AccessState, RootAccess } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
+import { accessReasonText } from './access-reason.js';
 
 export type Tone = 'success' | 'warning' | 'danger' | 'neutral' | 'info';
 
@@ -37,7 +38,7 @@ export function Badge({ tone, children, title }: { tone: Tone; children: string;
 export function AccessBadge({ access }: { access: RootAccess }) {
   const { t } = useI18n();
   return (
-    <Badge tone={accessTone[access.state]} title={access.reason}>
+    <Badge tone={accessTone[access.state]} title={accessReasonText(t, access)}>
       {t(accessLabelKey[access.state])}
     </Badge>
   );

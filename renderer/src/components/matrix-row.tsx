@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import type { GrantIndex } from '../grant-index.js';
 import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
+import { accessReasonText } from './access-reason.js';
 import { GrantToggle, type GrantLook } from './grant-toggle.js';
 import { cellKey } from './matrix-navigation.js';
 
@@ -42,7 +43,7 @@ export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, s
           {root.name}
         </span>
         {!reachable && root.access.state !== 'checking' && (
-          <span className={`matrix__rootstate matrix__rootstate--${accessTone[root.access.state]}`} title={root.access.reason}>
+          <span className={`matrix__rootstate matrix__rootstate--${accessTone[root.access.state]}`} title={accessReasonText(t, root.access)}>
             {t(accessLabelKey[root.access.state])}
           </span>
         )}

@@ -2,8 +2,8 @@
 import { memo } from 'react';
 import type { RootView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import { AccessBadge } from './access-badge.js';
 import { FolderIcon, LinkIcon, PencilIcon, TrashIcon } from './icons.js';
+import { RootAccessStatus } from './root-access-status.js';
 import { RootNameEditor } from './root-name-editor.js';
 
 export interface RootRowProps {
@@ -47,12 +47,7 @@ export const RootRow = memo(function RootRow({ root, rowIndex, grantedTo, visibl
         </div>
       </div>
       <div role="cell" className="roots-table__cell roots-table__cell--status">
-        <AccessBadge access={root.access} />
-        {problem && root.access.reason && (
-          <span className="roots-table__reason" title={root.access.reason}>
-            {root.access.reason}
-          </span>
-        )}
+        <RootAccessStatus root={root} problem={problem} />
       </div>
       <div role="cell" className="roots-table__cell roots-table__cell--shared">
         {grantedTo === 0 ? (

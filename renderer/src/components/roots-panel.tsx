@@ -7,13 +7,16 @@ import { useRoots } from '../use-host-state.js';
 import { AddRootForm } from './add-root-form.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { EmptyState } from './empty-state.js';
-import { FolderIcon } from './icons.js';
+import { FolderIcon, RefreshIcon } from './icons.js';
+import { InlineError } from './inline-error.js';
 import { RootsTable } from './roots-table.js';
 
 export function RootsPanel() {
   const { t } = useI18n();
   const roots = useRoots();
   const remove = useCommand('roots.remove');
+  const recheck = useCommand('roots.recheck');
+  const unreachable = roots.some((root) => root.access.state !== 'ok' && root.access.state !== 'checking');
   const [removing, setRemoving] = useState<RootView | undefined>();
 
   const onRemove = useCallback(
@@ -39,8 +42,18 @@ export function RootsPanel() {
           </h1>
           <p className="panel__lead">{t('roots.lead')}</p>
         </div>
-        {roots.length > 0 && <span className="panel__count">{t('roots.count', { count: roots.length })}</span>}
+        {roots.length > 0 && (
+          <div className="panel__aside">
+            {unreachable && (
+              <button type="button" className="button button--compact" disabled={recheck.pending} onClick={() => void recheck.run({})}>
+                <RefreshIcon /> {t('roots.recheckAll')}
+              </button>
+            )}
+            <span className="panel__count">{t('roots.count', { count: roots.length })}</span>
+          </div>
+        )}
       </header>
+      <InlineError error={recheck.error} onDismiss={recheck.clearError} />
       <AddRootForm />
       {roots.length === 0 ? (
         <EmptyState icon={<FolderIcon size={28} />} title={t('roots.emptyTitle')}>

@@ -1,23 +1,27 @@
 // One server: its switches and actions (each with its own error beside it), its live facts and
 // its activity timeline.
 import { useId, useMemo, useState } from 'react';
-import type { ServerView } from '../../../shared/domain.js';
+import type { ProxiedSession, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
-import { useRoots } from '../use-host-state.js';
+import { useProxiesByServer, useRoots } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
 import { ActivityTimeline } from './activity-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { PencilIcon, RefreshIcon, TrashIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
+import { ProxySessions } from './proxy-sessions.js';
 import { ServerFacts } from './server-facts.js';
 import { StatusBadge } from './status-badge.js';
 import { Switch } from './switch.js';
+
+const NO_SESSIONS: ProxiedSession[] = [];
 
 export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView; onEdit(): void; onRemoved(): void }) {
   const { t } = useI18n();
   const roots = useRoots();
   const rootsByUri = useMemo(() => new Map(roots.map((root) => [root.uri, root])), [roots]);
+  const proxies = useProxiesByServer().get(server.id) ?? NO_SESSIONS;
   const reconnect = useCommand('servers.reconnect');
   const enable = useCommand('servers.setEnabled');
   const sharing = useCommand('servers.setSharing');
@@ -105,6 +109,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
       </div>
 
       <ServerFacts server={server} rootsByUri={rootsByUri} />
+      <ProxySessions sessions={proxies} />
       <ActivityTimeline serverId={server.id} />
 
       <ConfirmDialog

@@ -2,23 +2,39 @@
 import { memo } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useProxiesByServer } from '../use-host-state.js';
 import { StatusBadge } from './status-badge.js';
 import { transportSummary } from './transport-summary.js';
 
 export function ServerList({ servers, selectedId, onSelect }: { servers: ServerView[]; selectedId: string | undefined; onSelect(id: string): void }) {
   const { t } = useI18n();
+  const proxies = useProxiesByServer();
   return (
     <nav className="server-list" aria-label={t('servers.listLabel')}>
       <ul>
         {servers.map((server) => (
-          <ServerListItem key={server.id} server={server} selected={server.id === selectedId} onSelect={onSelect} />
+          <ServerListItem
+            key={server.id}
+            server={server}
+            proxied={(proxies.get(server.id) ?? []).filter((session) => session.state !== 'closed').length}
+            selected={server.id === selectedId}
+            onSelect={onSelect}
+          />
         ))}
       </ul>
     </nav>
   );
 }
 
-const ServerListItem = memo(function ServerListItem({ server, selected, onSelect }: { server: ServerView; selected: boolean; onSelect(id: string): void }) {
+interface ServerListItemProps {
+  server: ServerView;
+  /** How many live `mcp-roots proxy` sessions other apps run for this server. */
+  proxied: number;
+  selected: boolean;
+  onSelect(id: string): void;
+}
+
+const ServerListItem = memo(function ServerListItem({ server, proxied, selected, onSelect }: ServerListItemProps) {
   const { t } = useI18n();
   return (
     <li>
@@ -39,6 +55,7 @@ const ServerListItem = memo(function ServerListItem({ server, selected, onSelect
           {t('servers.seesCount', { count: server.effectiveRootIds.length })}
           {!server.sharing && <span> · {t('servers.sharingOff')}</span>}
         </span>
+        {proxied > 0 && <span className="server-list__meta server-list__proxy">{t('proxy.listHint', { count: proxied })}</span>}
       </button>
     </li>
   );

@@ -1,0 +1,105 @@
+// The server as other apps run it: each `mcp-roots proxy` a host (Claude Desktop, Cursor…) started
+// for it, whose roots policy it follows, and what it last told the server. The same "did my change
+// reach it?" facts as for the app's own connection.
+import type { ProxiedSession } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
+import { useNow } from '../use-now.js';
+import { Badge, type Tone } from './access-badge.js';
+
+const stateTone: Record<ProxiedSession['state'], Tone> = {
+  connecting: 'info',
+  connected: 'success',
+  restarting: 'info',
+  closed: 'neutral',
+  error: 'danger',
+};
+const stateKey: Record<ProxiedSession['state'], MessageKey> = {
+  connecting: 'proxy.state.connecting',
+  connected: 'proxy.state.connected',
+  restarting: 'proxy.state.restarting',
+  closed: 'proxy.state.closed',
+  error: 'proxy.state.error',
+};
+
+export function ProxySessions({ sessions }: { sessions: readonly ProxiedSession[] }) {
+  const { t } = useI18n();
+  if (sessions.length === 0) return null;
+  return (
+    <section className="proxy-sessions" aria-labelledby="proxy-sessions-title">
+      <h3 id="proxy-sessions-title" className="section-title">
+        {t('proxy.title')}
+      </h3>
+      <p className="muted proxy-sessions__lead">{t('proxy.lead')}</p>
+      <ul className="proxy-sessions__list">
+        {sessions.map((session) => (
+          <ProxySessionItem key={session.proxyPid} session={session} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ProxySessionItem({ session }: { session: ProxiedSession }) {
+  const { t, formatRelative, formatTime } = useI18n();
+  const now = useNow();
+  const host = session.host ? `${session.host.name} ${session.host.version}` : t('proxy.unknownHost');
+  const last = session.lastRootsRequest;
+  return (
+    <li className="proxy-sessions__item" aria-label={t('proxy.sessionLabel', { host })}>
+      <div className="proxy-sessions__top">
+        <span className="proxy-sessions__host">{host}</span>
+        <Badge tone={stateTone[session.state]} title={session.error}>
+          {t(stateKey[session.state])}
+        </Badge>
+        <span className="muted mono proxy-sessions__pid">{t('proxy.pid', { pid: String(session.proxyPid) })}</span>
+      </div>
+      <dl className="facts facts--compact">
+        <div className="facts__item">
+          <dt>{t('proxy.policy')}</dt>
+          <dd>
+            {session.rootsPolicy === 'host' ? t('proxy.policyHost') : t('proxy.policyRegistry')}
+            {session.hostOffersRoots && <span className="facts__sub">{t('proxy.hostOffersRoots')}</span>}
+          </dd>
+        </div>
+        <div className="facts__item">
+          <dt>{t('servers.factProtocol')}</dt>
+          <dd>
+            {session.protocolVersion ?? <span className="muted">—</span>}
+            {session.era && <span className="facts__sub">{session.era === 'modern' ? t('servers.eraModern') : t('servers.eraLegacy')}</span>}
+          </dd>
+        </div>
+        <div className="facts__item">
+          <dt>{t('servers.factRequests')}</dt>
+          <dd>
+            {t('servers.requestCount', { count: session.rootsRequestCount })}
+            <span className="facts__sub">{t('servers.listChangedCount', { count: session.listChangedCount })}</span>
+          </dd>
+        </div>
+        <div className="facts__item">
+          <dt>{t('servers.factLastRequest')}</dt>
+          <dd>
+            {last ? (
+              <>
+                <time dateTime={new Date(last.at).toISOString()} title={formatTime(last.at)}>
+                  {formatRelative(last.at, now)}
+                </time>
+                <span className="facts__sub">
+                  {last.uris.length === 0 ? t('servers.answeredNothing') : t('servers.answered', { count: last.uris.length })}
+                  {last.uris.length > 0 && <span className="mono"> {last.uris.join(', ')}</span>}
+                </span>
+              </>
+            ) : (
+              <span className="muted">{t('servers.neverAsked')}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      {session.error && (
+        <div className="callout callout--danger" role="status">
+          <strong>{t('servers.lastError')}</strong> <span className="mono">{session.error}</span>
+        </div>
+      )}
+    </li>
+  );
+}

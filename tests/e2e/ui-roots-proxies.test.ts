@@ -1,0 +1,115 @@
+// Folder repairs and proxied servers in the browser UI: "Check again" and "Use new location" on
+// folders that went wrong on disk, reasons in the person's language, and a server that another app
+// runs through a real `mcp-roots proxy` process shown beside the app's own connection.
+import { Client } from '@modelcontextprotocol/client';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { axeViolations, describeViolations, filesystemSees, seriousOnly, waitConnected } from './ui-checks.js';
+import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+
+let session: UiSession | undefined;
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  removeTempDirs();
+});
+
+async function shoot(s: UiSession, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await s.page.emulateMedia({ colorScheme: scheme });
+    await s.page.waitForTimeout(150);
+    await screenshot(s.page, `${name}-${scheme}`);
+    const serious = seriousOnly(await axeViolations(s.page));
+    expect(serious, describeViolations(serious)).toEqual([]);
+  }
+  await s.page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('folder repairs', () => {
+  it('confirms a folder swapped for a symlink, re-checks a missing one, and says why in German', async () => {
+    session = await startUiSession();
+    const { page, host } = session;
+    const work = tempDir('mcp-roots-repair-');
+    const swapped = path.join(work, 'swapped');
+    const gone = path.join(work, 'gone');
+    const elsewhere = path.join(work, 'elsewhere');
+    for (const folder of [swapped, gone, elsewhere]) fs.mkdirSync(folder);
+    await host.addRoots([swapped, gone]);
+    const fsServer = await host.addServer({ name: 'files', transport: filesystemServer(), enabled: true, sharing: true });
+    const ids = host.getState().roots.map((root) => root.id);
+    await host.setGrants([fsServer.id], ids, true);
+    await waitConnected(host, fsServer.id);
+
+    // The folder is moved away and a symlink to somewhere else takes its place: hidden until confirmed.
+    fs.renameSync(swapped, path.join(work, 'swapped-old'));
+    fs.symlinkSync(elsewhere, swapped);
+    fs.rmSync(gone, { recursive: true });
+
+    await page.getByRole('tab', { name: /Folders/ }).click();
+    const swappedRow = page.getByRole('row', { name: /swapped/ });
+    await swappedRow.getByText('Target changed').waitFor();
+    await swappedRow.getByText(`It now leads to ${fs.realpathSync(elsewhere)}.`, { exact: false }).waitFor();
+    const goneRow = page.getByRole('row', { name: /gone/ });
+    await goneRow.getByText('The folder was deleted, renamed or unmounted.').waitFor();
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 0, { what: 'the server to lose both folders' });
+    await page.getByRole('button', { name: 'Check all again' }).waitFor();
+    await shoot(session, 'roots-repairs');
+
+    // The same reasons in German.
+    await page.getByLabel('Language').selectOption('de');
+    await goneRow.getByText('Der Ordner wurde gelöscht, umbenannt oder ausgehängt.').waitFor();
+    await swappedRow.getByText(`Er führt jetzt nach ${fs.realpathSync(elsewhere)}.`, { exact: false }).waitFor();
+    await page.getByLabel('Sprache').selectOption('system');
+
+    // Confirming the new location shows the folder to the server again, at its new canonical path.
+    await page.getByRole('button', { name: 'Use new location for swapped' }).click();
+    await swappedRow.getByText('Reachable').waitFor();
+    expect(await filesystemSees(host, fsServer.id)).toEqual([fs.realpathSync(elsewhere)]);
+
+    // The missing folder comes back; "Check again" probes it at once.
+    fs.mkdirSync(gone);
+    await page.getByRole('button', { name: 'Check again: gone' }).click();
+    await goneRow.getByText('Reachable').waitFor();
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 2, { what: 'the restored folder to reach the server' });
+    await expect(page.getByRole('button', { name: 'Check all again' }).count()).resolves.toBe(0);
+  });
+});
+
+describe('proxied servers', () => {
+  it('shows a server that another app runs through mcp-roots proxy, with its host and last answer', async () => {
+    session = await startUiSession();
+    const { page, host, configDir } = session;
+    const folder = tempDir('mcp-roots-proxied-');
+    await host.addRoots([folder]);
+    const server = await host.addServer({ name: 'proxied-files', transport: filesystemServer(), enabled: true, sharing: true });
+    await host.setGrants([server.id], host.getState().roots.map((root) => root.id), true);
+
+    // Another app (this SDK client, with no roots of its own) launches the real CLI's proxy.
+    const client = new Client({ name: 'Cursor (e2e)', version: '3.1' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 15_000 } } });
+    await client.connect(
+      new InPlaceStdioClientTransport({
+        command: process.execPath,
+        args: [path.join(repoRoot, 'bin/mcp-roots.js'), 'proxy', '--config-dir', configDir, 'proxied-files'],
+        cwd: repoRoot,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await page.getByRole('tab', { name: /Servers/ }).click();
+      await page.getByRole('navigation', { name: 'Servers' }).getByText('Running in 1 other app').waitFor({ timeout: 15_000 });
+      const item = page.getByRole('listitem', { name: 'Proxy session in Cursor (e2e) 3.1' });
+      await item.getByText('Connected').waitFor();
+      await item.getByText(pathToFileURL(fs.realpathSync(folder)).href, { exact: false }).waitFor({ timeout: 15_000 });
+      await item.getByText('this app (the host’s own roots are ignored)').waitFor();
+      await shoot(session, 'servers-proxied');
+    } finally {
+      await client.close();
+    }
+    await page.getByText('Running in 1 other app').waitFor({ state: 'detached', timeout: 10_000 });
+  });
+});

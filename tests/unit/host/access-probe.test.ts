@@ -1,0 +1,45 @@
+// Each way a folder can become unreachable gets its own state and a stable reason code, which the UI
+// translates; the English reason stays for the CLI.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { probeRoot } from '../../../electron/host/access-probe.js';
+import { removeTempDirs, tempDir } from '../../support/index.js';
+
+afterEach(() => removeTempDirs());
+
+describe('probeRoot', () => {
+  it('reports a reachable folder without a reason', () => {
+    const folder = fs.realpathSync(tempDir('probe-ok-'));
+    expect(probeRoot(folder, 5)).toEqual({ state: 'ok', checkedAt: 5 });
+  });
+
+  it('gives each failure its state, code and English reason', () => {
+    const work = fs.realpathSync(tempDir('probe-'));
+    const file = path.join(work, 'file');
+    fs.writeFileSync(file, 'x');
+    const elsewhere = path.join(work, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const swapped = path.join(work, 'swapped');
+    fs.symlinkSync(elsewhere, swapped);
+
+    expect(probeRoot(path.join(work, 'missing'))).toMatchObject({ state: 'missing', reasonCode: 'deleted' });
+    expect(probeRoot(path.join(file, 'below'))).toMatchObject({ state: 'missing', reasonCode: 'parent-not-folder' });
+    expect(probeRoot(file)).toMatchObject({ state: 'not-directory', reasonCode: 'became-file', reason: 'It is a file now, not a folder.' });
+    expect(probeRoot(swapped)).toMatchObject({ state: 'target-changed', reasonCode: 'leads-elsewhere', target: elsewhere });
+
+    const loop = path.join(work, 'loop');
+    fs.symlinkSync(loop, loop);
+    expect(probeRoot(loop)).toMatchObject({ state: 'error', reasonCode: 'symlink-loop' });
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports a folder it may not read', () => {
+    const locked = fs.realpathSync(tempDir('probe-locked-'));
+    fs.chmodSync(locked, 0o000);
+    try {
+      expect(probeRoot(locked)).toMatchObject({ state: 'permission-denied', reasonCode: 'no-permission' });
+    } finally {
+      fs.chmodSync(locked, 0o700);
+    }
+  });
+});
