@@ -14,6 +14,7 @@ import './styles/roots.css';
 import './styles/matrix.css';
 import './styles/servers.css';
 import './styles/dialog.css';
+import './styles/import.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');

@@ -14,6 +14,7 @@ import { ProxySessions } from './proxy-sessions.js';
 import { ServerFacts } from './server-facts.js';
 import { StatusBadge } from './status-badge.js';
 import { Switch } from './switch.js';
+import { UseWithButton } from './use-with-button.js';
 
 const NO_SESSIONS: ProxiedSession[] = [];
 
@@ -60,6 +61,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
           <button type="button" className="button button--compact" onClick={onEdit}>
             <PencilIcon /> {t('servers.edit')}
           </button>
+          <UseWithButton serverId={server.id} compact />
           <button
             type="button"
             className="button button--compact button--danger-ghost"

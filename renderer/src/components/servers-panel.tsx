@@ -4,14 +4,18 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { EmptyState } from './empty-state.js';
 import { PlusIcon, ServerIcon } from './icons.js';
+import { ImportDialog } from './import-dialog.js';
 import { ServerDetail } from './server-detail.js';
 import { ServerFormDialog } from './server-form-dialog.js';
 import { ServerList } from './server-list.js';
+import { UseWithButton } from './use-with-button.js';
 
 export function ServersPanel({ selectedId, onSelect }: { selectedId: string | undefined; onSelect(id: string | undefined): void }) {
   const { t } = useI18n();
   const servers = useServers();
   const [form, setForm] = useState<{ mode: 'add' } | { mode: 'edit'; serverId: string } | undefined>();
+  // Here, not in the button: the empty state that holds the button goes away as the import lands.
+  const [importing, setImporting] = useState(false);
   // Fall back to the first server when the chosen one was removed (or nothing was chosen yet).
   const selected = servers.find((server) => server.id === selectedId) ?? servers[0];
   const editing = form?.mode === 'edit' ? servers.find((server) => server.id === form.serverId) : undefined;
@@ -19,6 +23,11 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
   const addButton = (
     <button type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
       <PlusIcon /> {t('servers.add')}
+    </button>
+  );
+  const importButton = (
+    <button type="button" className="button" onClick={() => setImporting(true)} aria-haspopup="dialog">
+      {t('import.open')}
     </button>
   );
 
@@ -31,10 +40,16 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
           </h1>
           <p className="panel__lead">{t('servers.lead')}</p>
         </div>
-        {servers.length > 0 && addButton}
+        {servers.length > 0 && (
+          <div className="servers-panel__actions">
+            {importButton}
+            <UseWithButton serverId={selected?.id} />
+            {addButton}
+          </div>
+        )}
       </header>
       {servers.length === 0 ? (
-        <EmptyState icon={<ServerIcon size={28} />} title={t('servers.emptyTitle')} action={addButton}>
+        <EmptyState icon={<ServerIcon size={28} />} title={t('servers.emptyTitle')} action={<>{addButton}{importButton}</>}>
           <p>{t('servers.emptyBody1')}</p>
           <p>{t('servers.emptyBody2')}</p>
         </EmptyState>
@@ -51,6 +66,7 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
           )}
         </div>
       )}
+      <ImportDialog open={importing} onClose={() => setImporting(false)} onImported={onSelect} />
       <ServerFormDialog
         open={form !== undefined && (form.mode === 'add' || editing !== undefined)}
         server={editing}

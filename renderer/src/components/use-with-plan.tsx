@@ -1,0 +1,77 @@
+// What "use with" would write (before) and what it wrote (after): the file, each entry with the
+// exact command the host will run, what it replaces, and where the original was backed up.
+import type { UseWithApplyResult, UseWithPreview } from '../../../shared/import-types.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { transportFull } from './transport-summary.js';
+
+export function UseWithPlan({ plan, host }: { plan: UseWithPreview; host: string }) {
+  const { t } = useI18n();
+  return (
+    <section className="import-section use-with-plan" aria-labelledby="use-with-plan-title">
+      <h3 id="use-with-plan-title" className="import-section__title" tabIndex={-1} data-step-focus>
+        {t('useWith.planTitle')}
+      </h3>
+      <dl className="use-with-facts">
+        <dt>{t('useWith.fileLabel')}</dt>
+        <dd>
+          <span className="mono">{plan.file}</span>{' '}
+          <span className={`badge ${plan.exists ? 'badge--neutral' : 'badge--info'}`}>{plan.exists ? t('useWith.fileExists') : t('useWith.fileNew')}</span>
+        </dd>
+      </dl>
+      <ul className="use-with-entries" aria-label={t('useWith.entriesLabel')}>
+        {plan.entries.map((entry) => (
+          <li key={entry.serverId} className="use-with-entry">
+            <div className="import-candidate__top">
+              <span className="import-candidate__name">{entry.entry}</span>
+              <span className={`badge ${entry.replaced ? 'badge--warning' : 'badge--success'}`}>
+                {entry.replaced ? t('useWith.replaces') : t('useWith.newEntry')}
+              </span>
+              {entry.entry !== entry.server && <span className="muted">{t('useWith.forServer', { name: entry.server })}</span>}
+            </div>
+            <code className="use-with-entry__command">{transportFull({ type: 'stdio', command: entry.command, args: entry.args, env: {} })}</code>
+          </li>
+        ))}
+      </ul>
+      {plan.exists && <p className="field-hint">{t('useWith.backupFirst')}</p>}
+      {plan.commentsDropped && (
+        <p className="import-callout import-callout--warning" role="status">
+          {t('useWith.commentsDropped')}
+        </p>
+      )}
+      <p className="field-hint">{t('useWith.restartHint', { host })}</p>
+    </section>
+  );
+}
+
+export function UseWithWritten({ result, host }: { result: UseWithApplyResult; host: string }) {
+  const { t } = useI18n();
+  return (
+    <section className="import-section" aria-labelledby="use-with-written-title">
+      <h3 id="use-with-written-title" className="import-section__title" tabIndex={-1} data-step-focus>
+        {t('useWith.writtenTitle', { count: result.written.length })}
+      </h3>
+      <dl className="use-with-facts">
+        <dt>{t('useWith.fileLabel')}</dt>
+        <dd className="mono">{result.file}</dd>
+        <dt>{t('useWith.backupLabel')}</dt>
+        <dd className={result.backup ? 'mono' : undefined}>{result.backup ?? t('useWith.noBackup')}</dd>
+        <dt>{t('useWith.writtenLabel')}</dt>
+        <dd>{result.written.join(', ')}</dd>
+        {result.replaced.length > 0 && (
+          <>
+            <dt>{t('useWith.replacedLabel')}</dt>
+            <dd>{result.replaced.join(', ')}</dd>
+          </>
+        )}
+      </dl>
+      {result.commentsDropped && (
+        <p className="import-callout import-callout--warning" role="status">
+          {t('useWith.commentsDroppedDone')}
+        </p>
+      )}
+      <p className="import-callout" role="status">
+        {t('useWith.restartNow', { host })}
+      </p>
+    </section>
+  );
+}
