@@ -37,7 +37,7 @@ export const de: Dictionary = {
   'access.permissionDenied': 'Keine Berechtigung',
   'access.error': 'Fehler',
   'access.reason.becameFile': 'Dort liegt jetzt eine Datei, kein Ordner.',
-  'access.reason.leadsElsewhere': 'Er führt jetzt nach {target}. Server sehen ihn erst, wenn Sie den neuen Ort bestätigen.',
+  'access.reason.leadsElsewhere': 'Er führt jetzt nach {target}. Server sehen ihn erst, wenn du den neuen Ort bestätigst.',
   'access.reason.deleted': 'Der Ordner wurde gelöscht, umbenannt oder ausgehängt.',
   'access.reason.parentNotFolder': 'Ein übergeordneter Ordner ist kein Ordner mehr.',
   'access.reason.noPermission': 'Keine Berechtigung, den Ordner zu lesen.',
