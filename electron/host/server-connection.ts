@@ -205,7 +205,7 @@ export class ServerConnection {
     }
     let built: BuiltTransport;
     try {
-      built = buildTransport(transportConfig, this.options.secrets);
+      built = buildTransport(transportConfig, this.options.secrets, { lowPriority: true });
     } catch (error) {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
