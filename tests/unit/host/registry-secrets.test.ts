@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_FILE, LAST_GOOD_FILE, parseRegistry, RegistryStore, serialize } from '../../../electron/host/registry-store.js';
+import { serialize } from '../../../electron/host/registry-serialize.js';
+import { CONFIG_FILE, LAST_GOOD_FILE, parseRegistry, RegistryStore } from '../../../electron/host/registry-store.js';
 import { SEALED_PREFIX } from '../../../electron/host/secret-codec.js';
 import type { Registry, StdioTransportConfig } from '../../../shared/domain.js';
 import { emptyRegistry } from '../../../shared/registry-schema.js';
