@@ -7,6 +7,14 @@ import type { HostError } from './result.js';
 export const HOST_KINDS = ['claude-desktop', 'vscode', 'cursor', 'claude-code'] as const;
 export type HostKind = (typeof HOST_KINDS)[number];
 
+/** Product names: the same in every language. */
+export const HOST_LABELS: Record<HostKind, string> = {
+  'claude-desktop': 'Claude Desktop',
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  'claude-code': 'Claude Code',
+};
+
 export interface ImportSourceView {
   host: HostKind;
   path: string;

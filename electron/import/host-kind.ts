@@ -1,17 +1,11 @@
 // The hosts whose MCP configs we read (import) and write ("use with"). They differ in where the
 // file lives, which key holds the servers, and how an entry is spelled.
 import path from 'node:path';
-import { HOST_KINDS, type HostKind } from '../../shared/import-types.js';
+import { HOST_KINDS, HOST_LABELS, type HostKind } from '../../shared/import-types.js';
 
 // One list, in shared/ so the contract and the UI can name the hosts too.
-export { HOST_KINDS, type HostKind };
+export { HOST_KINDS, HOST_LABELS, type HostKind };
 
-export const HOST_LABELS: Record<HostKind, string> = {
-  'claude-desktop': 'Claude Desktop',
-  vscode: 'VS Code',
-  cursor: 'Cursor',
-  'claude-code': 'Claude Code',
-};
 
 /** VS Code calls them `servers`; everyone else `mcpServers`. */
 export function serversKey(host: HostKind): 'servers' | 'mcpServers' {

@@ -69,7 +69,9 @@ describe('folder repairs', () => {
     // Confirming the new location shows the folder to the server again, at its new canonical path.
     await page.getByRole('button', { name: 'Use new location for swapped' }).click();
     await swappedRow.getByText('Reachable').waitFor();
-    expect(await filesystemSees(host, fsServer.id)).toEqual([fs.realpathSync(elsewhere)]);
+    // It had lost its last folder, so it was restarted; its new session asks for the list again.
+    const target = fs.realpathSync(elsewhere);
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).join() === target, { what: 'the server to see the new location' });
 
     // The missing folder comes back; "Check again" probes it at once.
     fs.mkdirSync(gone);

@@ -1,14 +1,8 @@
 // The hosts named in the import and "use with" dialogs. Product names: the same in every language.
-import { HOST_KINDS, type HostKind } from '../../../shared/import-types.js';
+import { HOST_KINDS, HOST_LABELS, type HostKind } from '../../../shared/import-types.js';
 
-export { HOST_KINDS, type HostKind };
+export { HOST_KINDS, HOST_LABELS, type HostKind };
 
-export const HOST_LABELS: Record<HostKind, string> = {
-  'claude-desktop': 'Claude Desktop',
-  vscode: 'VS Code',
-  cursor: 'Cursor',
-  'claude-code': 'Claude Code',
-};
 
 /** Guesses the host from a config file's name, as the host side does; undefined when it says nothing. */
 export function guessHost(file: string): HostKind | undefined {

@@ -6,6 +6,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
 import { useNow } from '../use-now.js';
 import { Badge, type Tone } from './access-badge.js';
+import { SessionFacts } from './session-facts.js';
 
 const stateTone: Record<ProxiedSession['state'], Tone> = {
   connecting: 'info',
@@ -62,20 +63,7 @@ function ProxySessionItem({ session }: { session: ProxiedSession }) {
             {session.hostOffersRoots && <span className="facts__sub">{t('proxy.hostOffersRoots')}</span>}
           </dd>
         </div>
-        <div className="facts__item">
-          <dt>{t('servers.factProtocol')}</dt>
-          <dd>
-            {session.protocolVersion ?? <span className="muted">—</span>}
-            {session.era && <span className="facts__sub">{session.era === 'modern' ? t('servers.eraModern') : t('servers.eraLegacy')}</span>}
-          </dd>
-        </div>
-        <div className="facts__item">
-          <dt>{t('servers.factRequests')}</dt>
-          <dd>
-            {t('servers.requestCount', { count: session.rootsRequestCount })}
-            <span className="facts__sub">{t('servers.listChangedCount', { count: session.listChangedCount })}</span>
-          </dd>
-        </div>
+        <SessionFacts session={session} />
         <div className="facts__item">
           <dt>{t('servers.factLastRequest')}</dt>
           <dd>

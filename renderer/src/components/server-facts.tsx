@@ -3,6 +3,7 @@
 import type { RootView, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useNow } from '../use-now.js';
+import { SessionFacts } from './session-facts.js';
 import { transportFull } from './transport-summary.js';
 
 export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsByUri: Map<string, RootView> }) {
@@ -24,20 +25,7 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
         <dt>{t('servers.factServer')}</dt>
         <dd>{status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : dash}</dd>
       </div>
-      <div className="facts__item">
-        <dt>{t('servers.factProtocol')}</dt>
-        <dd>
-          {status.protocolVersion ?? dash}
-          {status.era && <span className="facts__sub">{status.era === 'modern' ? t('servers.eraModern') : t('servers.eraLegacy')}</span>}
-        </dd>
-      </div>
-      <div className="facts__item">
-        <dt>{t('servers.factRequests')}</dt>
-        <dd>
-          {t('servers.requestCount', { count: status.rootsRequestCount })}
-          <span className="facts__sub">{t('servers.listChangedCount', { count: status.listChangedCount })}</span>
-        </dd>
-      </div>
+      <SessionFacts session={status} />
       <div className="facts__item">
         <dt>{t('servers.factSees')}</dt>
         <dd>

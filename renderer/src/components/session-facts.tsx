@@ -1,0 +1,33 @@
+// Facts every MCP session has, whether the app runs it or a proxy does: the negotiated protocol
+// (and so whether the server is pushed list changes or asks on every call), and how often roots
+// were asked for and changes announced.
+import { useI18n } from '../i18n/i18n-context.js';
+
+export interface SessionCounters {
+  protocolVersion?: string | undefined;
+  era?: 'legacy' | 'modern' | undefined;
+  rootsRequestCount: number;
+  listChangedCount: number;
+}
+
+export function SessionFacts({ session }: { session: SessionCounters }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <div className="facts__item">
+        <dt>{t('servers.factProtocol')}</dt>
+        <dd>
+          {session.protocolVersion ?? <span className="muted">—</span>}
+          {session.era && <span className="facts__sub">{session.era === 'modern' ? t('servers.eraModern') : t('servers.eraLegacy')}</span>}
+        </dd>
+      </div>
+      <div className="facts__item">
+        <dt>{t('servers.factRequests')}</dt>
+        <dd>
+          {t('servers.requestCount', { count: session.rootsRequestCount })}
+          <span className="facts__sub">{t('servers.listChangedCount', { count: session.listChangedCount })}</span>
+        </dd>
+      </div>
+    </>
+  );
+}
