@@ -6,34 +6,21 @@ import { toHostError } from '../../shared/result.js';
 import type { ConfigSource } from './config-locations.js';
 import { convertEntry, serverIdentity } from './entry-transport.js';
 import type { VscodeInput } from './host-config-schema.js';
+import type { ImportCandidateView } from '../../shared/import-types.js';
 import type { HostKind } from './host-kind.js';
 import { proxiedServerOf } from './proxy-launcher.js';
 import { readHostConfig } from './read-host-config.js';
 
-export interface ImportCandidate {
-  /** Stable within one preview: source file, project and entry name. */
-  key: string;
-  /** Proposed registry name: the host's name, suffixed when another server already has it. */
-  name: string;
-  originalName: string;
-  host: HostKind;
-  source: string;
-  project?: string | undefined;
+/**
+ * What the UI sees of a candidate (shared/import-types.ts), before masking: here the transport is as
+ * written in the host's file, secrets included, and the inputs are VS Code's own. Whether it is
+ * importable is decided when the view is made (import-commands.ts).
+ */
+export interface ImportCandidate extends Omit<ImportCandidateView, 'inputs' | 'importable'> {
   /** As written in the host's file, variables included. Carries secrets: mask before a UI sees it. */
   transport: TransportConfig;
-  /** Every ${...} in the entry, verbatim: filled in by the person or left as is, never guessed. */
-  variables: string[];
   /** The VS Code inputs those variables refer to (descriptions to show when asking for values). */
   inputs: VscodeInput[];
-  /** A registry server that already runs the same command and arguments, or the same URL. */
-  duplicateOf?: ServerId | undefined;
-  /** An earlier candidate (from another file or scope) of the same server. */
-  sameAs?: string | undefined;
-  /** The entry already runs through `mcp-roots proxy`: it is ours, there is nothing to import. */
-  proxiedServer?: string | undefined;
-  /** Switched off in the host: imported switched off too. */
-  disabledInHost: boolean;
-  notes: string[];
 }
 
 export interface ImportPreview {
