@@ -264,6 +264,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
 
   /** Re-probes roots now (the UI's "check again"). */
   recheck(rootIds?: RootId[]): void {
+    // An id the registry no longer has (removed meanwhile) says so, as every other root edit does.
+    const known = new Set(this.current().roots.map((root) => root.id));
+    const unknown = rootIds?.find((rootId) => !known.has(rootId));
+    if (unknown !== undefined) throw new CodedError('not-found', `No root with id ${unknown}.`);
     this.monitor.recheck(rootIds);
   }
 

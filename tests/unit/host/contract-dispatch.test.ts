@@ -35,6 +35,18 @@ describe('dispatch', () => {
     expect(state.ok && (state.value as HostState).roots).toHaveLength(1);
   });
 
+  it('re-checks known roots, and names a root id it does not know', async () => {
+    const host = await startHost({ connectServers: false });
+    const added = await dispatch(host, 'roots.add', { paths: [tempDir()] });
+    const rootId = added.ok ? (added.value as { added: { id: string }[] }).added[0]?.id : undefined;
+    expect(await dispatch(host, 'roots.recheck', { rootIds: [rootId] })).toEqual({ ok: true, value: null });
+    expect(await dispatch(host, 'roots.recheck', {})).toEqual({ ok: true, value: null });
+    expect(await dispatch(host, 'roots.recheck', { rootIds: [rootId, 'gone'] })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found', message: 'No root with id gone.' },
+    });
+  });
+
   it('answers an unknown channel with a typed error', async () => {
     const host = await startHost({ connectServers: false });
     expect(await dispatch(host, 'roots.destroyEverything', {})).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
