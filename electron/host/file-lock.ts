@@ -28,13 +28,34 @@ function isStale(lockPath: string, staleMs: number): boolean {
   }
 }
 
+/**
+ * Creates the lock file with our pid already in it. Written in place ('wx' then the pid), a holder
+ * killed between the two left an empty lock that nobody could prove stale, and every edit failed
+ * for the next 10 s. So the pid goes into a private file first, which is then hard-linked to the
+ * lock's name: the link appears whole or not at all (EEXIST while another holds it). Filesystems
+ * without hard links get the in-place write.
+ */
+function createWithPid(lockPath: string): void {
+  const temp = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  fs.writeFileSync(temp, String(process.pid), { flag: 'wx', mode: 0o600 });
+  try {
+    fs.linkSync(temp, lockPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+    fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
 /** Takes the lock (waiting briefly for another holder) and returns the function that releases it. */
 export function acquireFileLock(lockPath: string, { timeoutMs = 3000, staleMs = 10_000 } = {}): () => void {
   const deadline = Date.now() + timeoutMs;
   let wait = 1;
   for (;;) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
+      createWithPid(lockPath);
       return () => fs.rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
