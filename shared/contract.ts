@@ -15,7 +15,7 @@ import {
   type UseWithApplyResult,
   type UseWithPreview,
 } from './import-types.js';
-import { settingsSchema, transportSchema } from './registry-schema.js';
+import { grantModeSchema, pathMappingSchema, settingsSchema, transportSchema } from './registry-schema.js';
 
 /** Carries a result type in the contract without a runtime value. */
 const returns = <T>() => undefined as unknown as T;
@@ -23,11 +23,27 @@ const returns = <T>() => undefined as unknown as T;
 const id = z.string().min(1).max(128);
 const ids = z.array(id).min(1).max(10_000);
 
-export const serverInputSchema = z.object({
-  name: z.string().trim().min(1).max(256),
-  transport: transportSchema,
+/** A server's editable fields, every one optional: an edit changes exactly what it names. */
+export const serverPatchSchema = z
+  .object({
+    name: z.string().trim().min(1).max(256),
+    transport: transportSchema,
+    enabled: z.boolean(),
+    sharing: z.boolean(),
+    sandbox: z.boolean(),
+    network: z.boolean(),
+    askForFolders: z.boolean(),
+    pathMap: z.array(pathMappingSchema).max(256),
+  })
+  .partial();
+
+/** A new server: name and transport, the rest defaulted (on). No defaults in a patch: they would undo settings. */
+export const serverInputSchema = serverPatchSchema.required({ name: true, transport: true }).extend({
   enabled: z.boolean().default(true),
   sharing: z.boolean().default(true),
+  sandbox: z.boolean().default(true),
+  network: z.boolean().default(true),
+  askForFolders: z.boolean().default(true),
 });
 
 const hostKind = z.enum(HOST_KINDS);
@@ -76,7 +92,7 @@ export const contract = {
   },
   'servers.add': { input: serverInputSchema.strict(), result: returns<ServerView>() },
   'servers.update': {
-    input: z.object({ serverId: id, patch: serverInputSchema.partial().strict() }).strict(),
+    input: z.object({ serverId: id, patch: serverPatchSchema.strict() }).strict(),
     result: returns<null>(),
   },
   'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
@@ -93,8 +109,9 @@ export const contract = {
     input: z.object({ serverId: id }).strict(),
     result: returns<ActivityEntry[]>(),
   },
+  /** Grants (with a mode, or keeping each pair's mode; new ones read-write) or revokes every pair. */
   'grants.set': {
-    input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean() }).strict(),
+    input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean(), mode: grantModeSchema.optional() }).strict(),
     result: returns<null>(),
   },
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },

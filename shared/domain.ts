@@ -28,6 +28,12 @@ export interface HttpTransportConfig {
 
 export type TransportConfig = StdioTransportConfig | HttpTransportConfig;
 
+/** A host folder and the path a server sees it at (a container's mount, a WSL share). */
+export interface PathMapping {
+  hostPath: string;
+  serverPath: string;
+}
+
 export interface ServerRecord {
   id: ServerId;
   name: string;
@@ -35,6 +41,14 @@ export interface ServerRecord {
   enabled: boolean;
   /** Roots sharing on/off: off means the client does not even declare the roots capability. */
   sharing: boolean;
+  /** Run a stdio server confined by the OS to its effective roots, where the OS allows it. */
+  sandbox: boolean;
+  /** Network access from inside the sandbox (only enforced while the sandbox is). */
+  network: boolean;
+  /** Raise a consent request when it asks for roots with none granted ("Don't ask again" clears it). */
+  askForFolders: boolean;
+  /** Folders are told to the server at these paths instead of the host's (longest hostPath wins). */
+  pathMap?: PathMapping[] | undefined;
   addedAt: string;
 }
 
@@ -46,12 +60,18 @@ export interface Settings {
   theme: ThemePreference;
 }
 
-/** Everything persisted. `grants[serverId]` lists the roots that server may see. */
+/** What a server may do in a granted folder. Read-only is enforced only where the sandbox is. */
+export type GrantMode = 'read-write' | 'read-only';
+
+/**
+ * Everything persisted. `grants[serverId]` maps each root that server may see to its mode, in the
+ * registry's root order.
+ */
 export interface Registry {
   schemaVersion: number;
   roots: RootRecord[];
   servers: ServerRecord[];
-  grants: Record<ServerId, RootId[]>;
+  grants: Record<ServerId, Record<RootId, GrantMode>>;
   settings: Settings;
 }
 
@@ -116,6 +136,8 @@ export interface RootView extends RootRecord {
 export interface ServerView extends ServerRecord {
   status: ServerStatus;
   grantedRootIds: RootId[];
+  /** The granted roots whose grant is read-only (a subset of grantedRootIds). */
+  readOnlyRootIds: RootId[];
   /** Granted AND accessible AND sharing on AND enabled: exactly what the server is told. */
   effectiveRootIds: RootId[];
 }

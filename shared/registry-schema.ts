@@ -2,9 +2,14 @@
 // derived from it (z.toJSONSchema), so the two can never drift apart.
 import { z } from 'zod';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-const id = z.string().min(1).max(128);
+// Ids are keys of plain objects in the file (grants): names the object model gives a meaning to are refused.
+const id = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^(?!(?:__proto__|constructor|prototype)$)/, 'is a reserved name');
 const headerOrEnvMap = z.record(z.string().min(1).max(512), z.string().max(65_536));
 
 export const stdioTransportSchema = z.object({
@@ -34,14 +39,25 @@ export const rootRecordSchema = z.object({
   addedAt: z.string(),
 });
 
+export const pathMappingSchema = z.object({
+  hostPath: z.string().min(1).max(4096),
+  serverPath: z.string().min(1).max(4096),
+});
+
 export const serverRecordSchema = z.object({
   id,
   name: z.string().min(1).max(256),
   transport: transportSchema,
   enabled: z.boolean(),
   sharing: z.boolean(),
+  sandbox: z.boolean(),
+  network: z.boolean(),
+  askForFolders: z.boolean(),
+  pathMap: z.array(pathMappingSchema).max(256).optional(),
   addedAt: z.string(),
 });
+
+export const grantModeSchema = z.enum(['read-write', 'read-only']);
 
 export const settingsSchema = z.object({
   locale: z.enum(['system', 'en', 'zh-CN', 'de']),
@@ -52,7 +68,7 @@ export const registrySchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   roots: z.array(rootRecordSchema),
   servers: z.array(serverRecordSchema),
-  grants: z.record(id, z.array(id)),
+  grants: z.record(id, z.record(id, grantModeSchema)),
   settings: settingsSchema,
 });
 

@@ -13,7 +13,7 @@ export class ConsentRequests {
 
   /** Raises one request per server while it has no grant. Returns whether a new one was raised. */
   raiseIfUngranted(serverId: ServerId, registry: Registry): boolean {
-    if ((registry.grants[serverId] ?? []).length > 0) return false;
+    if (hasGrants(registry, serverId)) return false;
     if (this.requests.some((request) => request.serverId === serverId)) return false;
     this.requests = [...this.requests, { id: randomUUID(), serverId, at: Date.now() }];
     return true;
@@ -22,7 +22,7 @@ export class ConsentRequests {
   /** Drops requests answered by a grant (or whose server is gone). Returns whether any went. */
   settle(registry: Registry): boolean {
     const servers = new Set(registry.servers.map((server) => server.id));
-    const open = this.requests.filter((request) => servers.has(request.serverId) && (registry.grants[request.serverId] ?? []).length === 0);
+    const open = this.requests.filter((request) => servers.has(request.serverId) && !hasGrants(registry, request.serverId));
     if (open.length === this.requests.length) return false;
     this.requests = open;
     return true;
@@ -33,4 +33,8 @@ export class ConsentRequests {
     this.requests = this.requests.filter((request) => request.id !== requestId);
     if (this.requests.length === before) throw new CodedError('not-found', `No consent request ${requestId}.`);
   }
+}
+
+function hasGrants(registry: Registry, serverId: ServerId): boolean {
+  return Object.keys(registry.grants[serverId] ?? {}).length > 0;
 }

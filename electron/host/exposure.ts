@@ -1,16 +1,30 @@
 // Who sees what: a server's effective roots are the roots granted to it that are accessible
 // right now, and only while the server is enabled with sharing on. Default deny.
-import type { Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../shared/domain.js';
+import type { GrantMode, Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../shared/domain.js';
 import { pathToRootUri } from './file-uri.js';
+
+/** An effective root as the host sees it: where it is on disk and what the grant allows. */
+export interface ExposedFolder {
+  rootId: RootId;
+  /** The canonical host path (what a sandbox mounts and `${roots}` passes). */
+  path: string;
+  mode: GrantMode;
+}
 
 export interface Exposure {
   rootIds: readonly RootId[];
   roots: readonly WireRoot[];
   /** The answer's URIs, computed once: every roots/list request logs them. */
   uris: readonly string[];
+  folders: readonly ExposedFolder[];
 }
 
-export const NOTHING: Exposure = Object.freeze({ rootIds: Object.freeze([]), roots: Object.freeze([]), uris: Object.freeze([]) });
+export const NOTHING: Exposure = Object.freeze({
+  rootIds: Object.freeze([]),
+  roots: Object.freeze([]),
+  uris: Object.freeze([]),
+  folders: Object.freeze([]),
+});
 
 export function computeExposure(
   registry: Registry,
@@ -20,21 +34,28 @@ export function computeExposure(
   const rootsById = indexRoots(registry.roots);
   const result = new Map<ServerId, Exposure>();
   for (const server of registry.servers) {
-    if (!server.enabled || !server.sharing) {
-      result.set(server.id, NOTHING);
-      continue;
-    }
-    const rootIds: RootId[] = [];
-    const roots: WireRoot[] = [];
-    for (const rootId of registry.grants[server.id] ?? []) {
-      const root = rootsById.get(rootId);
-      if (!root || accessOf(rootId).state !== 'ok') continue;
-      rootIds.push(rootId);
-      roots.push({ uri: uriOf(root.canonicalPath), name: root.name });
-    }
-    result.set(server.id, rootIds.length === 0 ? NOTHING : { rootIds, roots, uris: roots.map((root) => root.uri) });
+    result.set(server.id, server.enabled && server.sharing ? exposureOf(registry.grants[server.id], rootsById, accessOf, uriOf) : NOTHING);
   }
   return result;
+}
+
+function exposureOf(
+  granted: Readonly<Record<RootId, GrantMode>> | undefined,
+  rootsById: Map<RootId, RootRecord>,
+  accessOf: (rootId: RootId) => RootAccess,
+  uriOf: (canonicalPath: string) => string,
+): Exposure {
+  const rootIds: RootId[] = [];
+  const roots: WireRoot[] = [];
+  const folders: ExposedFolder[] = [];
+  for (const [rootId, mode] of Object.entries(granted ?? {})) {
+    const root = rootsById.get(rootId);
+    if (!root || accessOf(rootId).state !== 'ok') continue;
+    rootIds.push(rootId);
+    roots.push({ uri: uriOf(root.canonicalPath), name: root.name });
+    folders.push({ rootId, path: root.canonicalPath, mode });
+  }
+  return rootIds.length === 0 ? NOTHING : { rootIds, roots, uris: roots.map((root) => root.uri), folders };
 }
 
 // Edits that leave the roots array alone (grants, sharing) reuse its index.
@@ -49,7 +70,10 @@ function indexRoots(roots: readonly RootRecord[]): Map<RootId, RootRecord> {
   return index;
 }
 
+/** Same answer AND same grant modes: a mode change matters to a sandbox even when the answer does not. */
 export function sameExposure(a: Exposure | undefined, b: Exposure): boolean {
   if (!a || a.roots.length !== b.roots.length) return false;
-  return a.roots.every((root, i) => root.uri === b.roots[i]?.uri && root.name === b.roots[i]?.name);
+  return a.roots.every(
+    (root, i) => root.uri === b.roots[i]?.uri && root.name === b.roots[i]?.name && a.folders[i]?.mode === b.folders[i]?.mode,
+  );
 }

@@ -1,7 +1,7 @@
 // Pure edits of the registry: each takes a registry and returns a new one (or throws a CodedError).
 // The host queues them, so an edit can be re-applied on top of a file another process just changed.
 import { randomUUID } from 'node:crypto';
-import type { Registry, RootRecord, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
+import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
@@ -35,10 +35,12 @@ export function removeRoots(rootIds: string[]): Edit {
   return (registry) => {
     const gone = new Set(rootIds);
     requireAll(gone, registry.roots, 'root');
-    const grants: Registry['grants'] = {};
-    for (const [serverId, granted] of Object.entries(registry.grants)) {
-      grants[serverId] = granted.filter((id) => !gone.has(id));
-    }
+    const grants = Object.fromEntries(
+      Object.entries(registry.grants).map(([serverId, granted]) => [
+        serverId,
+        Object.fromEntries(Object.entries(granted).filter(([rootId]) => !gone.has(rootId))),
+      ]),
+    );
     return { registry: { ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }, value: undefined };
   };
 }
@@ -68,16 +70,31 @@ export interface ServerInput {
   transport: TransportConfig;
   enabled: boolean;
   sharing: boolean;
+  /** Default on: confined where the OS allows it. */
+  sandbox?: boolean | undefined;
+  /** Default on. */
+  network?: boolean | undefined;
+  /** Default on: a server asking for roots with none granted raises a consent request. */
+  askForFolders?: boolean | undefined;
+  pathMap?: PathMapping[] | undefined;
 }
+
+/** A new server's settings where the input leaves them out. */
+export const SERVER_DEFAULTS = { sandbox: true, network: true, askForFolders: true } as const;
 
 export function addServer(input: ServerInput, now = new Date()): Edit<ServerRecord> {
   return (registry) => {
     if (registry.servers.some((server) => server.name === input.name)) {
       throw new CodedError('duplicate', `A server named "${input.name}" already exists.`);
     }
-    const server: ServerRecord = { id: randomUUID(), ...input, addedAt: now.toISOString() };
+    const server: ServerRecord = {
+      id: randomUUID(),
+      ...SERVER_DEFAULTS,
+      ...(definedOnly(input) as Omit<ServerInput, 'sandbox' | 'network' | 'askForFolders'>),
+      addedAt: now.toISOString(),
+    };
     return {
-      registry: { ...registry, servers: [...registry.servers, server], grants: { ...registry.grants, [server.id]: [] } },
+      registry: { ...registry, servers: [...registry.servers, server], grants: { ...registry.grants, [server.id]: {} } },
       value: server,
     };
   };
@@ -106,22 +123,44 @@ export function removeServer(serverId: string): Edit {
   };
 }
 
-/** Grants or revokes every (server, root) pair given: the matrix's bulk action and a single toggle alike. */
-export function setGrants(serverIds: string[], rootIds: string[], granted: boolean): Edit {
+/** How many (server, root) pairs an edit of grants changed: "revoked 0" is said as such. */
+export interface GrantChange {
+  changed: number;
+}
+
+/**
+ * Grants or revokes every (server, root) pair given: the matrix's bulk action and a single toggle
+ * alike. A grant without a mode keeps an existing grant's mode (new ones are read-write); with a
+ * mode, every pair gets that mode.
+ */
+export function setGrants(serverIds: string[], rootIds: string[], granted: boolean, mode?: GrantMode): Edit<GrantChange> {
   return (registry) => {
     requireAll(new Set(serverIds), registry.servers, 'server');
     requireAll(new Set(rootIds), registry.roots, 'root');
     const grants = { ...registry.grants };
+    let changed = 0;
     for (const serverId of serverIds) {
-      const current = new Set(grants[serverId] ?? []);
+      const current = new Map<RootId, GrantMode>(Object.entries(grants[serverId] ?? {}));
       for (const rootId of rootIds) {
-        if (granted) current.add(rootId);
-        else current.delete(rootId);
+        const before = current.get(rootId);
+        if (granted) {
+          const next = mode ?? before ?? 'read-write';
+          if (before !== next) changed++;
+          current.set(rootId, next);
+        } else if (current.delete(rootId)) {
+          changed++;
+        }
       }
       // Keep the registry's root order so answers are stable.
-      grants[serverId] = registry.roots.filter((root) => current.has(root.id)).map((root) => root.id);
+      grants[serverId] = Object.fromEntries(
+        registry.roots.flatMap((root) => {
+          const granted = current.get(root.id);
+          return granted ? [[root.id, granted] as const] : [];
+        }),
+      );
     }
-    return { registry: { ...registry, grants }, value: undefined };
+    if (changed === 0) return { registry, value: { changed } };
+    return { registry: { ...registry, grants }, value: { changed } };
   };
 }
 

@@ -17,6 +17,25 @@ const steps: Record<number, (data: Raw) => Raw> = {
     grants: isPlainObject(data.grants) ? data.grants : {},
     settings: { ...DEFAULT_SETTINGS, ...(isPlainObject(data.settings) ? data.settings : {}) },
   }),
+  // Version 1 -> 2: a grant gains a mode (read-write, as every grant was until now); a server gains
+  // the sandbox (on: confined where the OS allows), network (on) and consent (ask) settings.
+  1: (data) => ({
+    ...data,
+    schemaVersion: 2,
+    servers: Array.isArray(data.servers)
+      ? data.servers.map((server: unknown) =>
+          isPlainObject(server) ? { sandbox: true, network: true, askForFolders: true, ...server } : server,
+        )
+      : data.servers,
+    grants: isPlainObject(data.grants)
+      ? Object.fromEntries(
+          Object.entries(data.grants).map(([serverId, rootIds]) => [
+            serverId,
+            Array.isArray(rootIds) ? Object.fromEntries(rootIds.map((rootId) => [String(rootId), 'read-write'])) : rootIds,
+          ]),
+        )
+      : data.grants,
+  }),
 };
 
 function isPlainObject(value: unknown): value is Raw {

@@ -1,6 +1,6 @@
 // The registry as the bytes of config.json, built for one edit at a time.
 //
-// Plain JSON, readable and diffable: one root per line, one server's grants per line, the rest
+// Plain JSON, readable and diffable: one root per line, one server's grants (root id -> mode) per line, the rest
 // indented. With 10,000 roots the file is ~2.8 MB, and turning it all into text and then bytes
 // again on every edit (JSON.stringify, join, UTF-8 encode) took 12-18 ms of the 20 ms budget for one
 // persisted edit. But an edit changes one root or one grant list, and edits replace objects rather
@@ -77,16 +77,16 @@ function rootsBytes(roots: readonly RootRecord[]): Buffer[] {
   return parts;
 }
 
-const encodedGrantLists = new WeakMap<readonly string[], string>();
+const encodedGrantLists = new WeakMap<Registry['grants'][string], string>();
 
 function grantsText(grants: Registry['grants']): string {
   const entries = Object.entries(grants);
   if (entries.length === 0) return '{}';
-  const lines = entries.map(([serverId, rootIds]) => {
-    let list = encodedGrantLists.get(rootIds);
+  const lines = entries.map(([serverId, granted]) => {
+    let list = encodedGrantLists.get(granted);
     if (list === undefined) {
-      list = JSON.stringify(rootIds);
-      encodedGrantLists.set(rootIds, list);
+      list = JSON.stringify(granted);
+      encodedGrantLists.set(granted, list);
     }
     return `${JSON.stringify(serverId)}: ${list}`;
   });

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type {
   ActivityEntry,
+  GrantMode,
   HostState,
   Notice,
   Registry,
@@ -133,7 +134,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
       ...server,
       transport: maskTransport(server.transport),
       status: this.connections.get(server.id)?.status ?? { state: 'disabled', rootsRequestCount: 0, listChangedCount: 0 },
-      grantedRootIds: registry.grants[server.id] ?? [],
+      ...grantedIds(registry.grants[server.id]),
       effectiveRootIds: [...(this.exposure.get(server.id) ?? NOTHING).rootIds],
     }));
     this.cachedState = {
@@ -242,8 +243,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
     await this.connection(serverId).reconnect();
   }
 
-  setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean): Promise<void> {
-    return this.apply(edits.setGrants(serverIds, rootIds, granted));
+  setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<edits.GrantChange> {
+    return this.apply(edits.setGrants(serverIds, rootIds, granted, mode));
   }
 
   updateSettings(patch: Partial<Settings>): Promise<void> {
@@ -383,4 +384,22 @@ function sameLocations(a: readonly RootRecord[] | undefined, b: readonly RootRec
     if (a[i]?.id !== b[i]?.id || a[i]?.canonicalPath !== b[i]?.canonicalPath) return false;
   }
   return true;
+}
+
+// The same arrays for the same grants object: the UI builds its lookup Sets once per array.
+const grantedIdsCache = new WeakMap<Readonly<Record<RootId, GrantMode>>, { grantedRootIds: RootId[]; readOnlyRootIds: RootId[] }>();
+const NO_GRANTS = Object.freeze({ grantedRootIds: [] as RootId[], readOnlyRootIds: [] as RootId[] });
+
+function grantedIds(granted: Readonly<Record<RootId, GrantMode>> | undefined): { grantedRootIds: RootId[]; readOnlyRootIds: RootId[] } {
+  if (!granted) return NO_GRANTS;
+  let ids = grantedIdsCache.get(granted);
+  if (!ids) {
+    const entries = Object.entries(granted);
+    ids = {
+      grantedRootIds: entries.map(([rootId]) => rootId),
+      readOnlyRootIds: entries.filter(([, mode]) => mode === 'read-only').map(([rootId]) => rootId),
+    };
+    grantedIdsCache.set(granted, ids);
+  }
+  return ids;
 }

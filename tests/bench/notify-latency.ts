@@ -191,7 +191,7 @@ export async function coalescing(serverCount: number, edits: number): Promise<Fi
     listChangedWrites.length = 0;
     const notified = new Map<string, number>();
     host.on('notified', (ids) => ids.forEach((id) => notified.set(id, (notified.get(id) ?? 0) + 1)));
-    const batch: Promise<void>[] = [];
+    const batch: Promise<unknown>[] = [];
     for (let i = 0; i < edits; i++) {
       const rootId = rootIds[1 + (i % (rootIds.length - 1))] as string;
       batch.push(host.setGrants(servers, [rootId], i % 3 !== 0));

@@ -23,9 +23,12 @@ function registryWith(rootCount: number): Registry {
     transport: { type: 'stdio' as const, command: 'node', args: ['server.js'], env: {} },
     enabled: false,
     sharing: true,
+    sandbox: true,
+    network: true,
+    askForFolders: true,
     addedAt: now,
   }));
-  const grants = Object.fromEntries(servers.map((server, i) => [server.id, roots.filter((_, r) => r % 20 === i).map((root) => root.id)]));
+  const grants = Object.fromEntries(servers.map((server, i) => [server.id, Object.fromEntries(roots.filter((_, r) => r % 20 === i).map((root) => [root.id, 'read-write' as const]))]));
   return { ...emptyRegistry(), roots, servers, grants };
 }
 

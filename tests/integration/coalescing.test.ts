@@ -31,7 +31,7 @@ describe('coalescing', () => {
 
     const notified: string[] = [];
     host.on('notified', (ids) => notified.push(...ids));
-    const edits: Promise<void>[] = [];
+    const edits: Promise<unknown>[] = [];
     for (let i = 0; i < 1000; i++) {
       const rootId = rootIds[i % rootIds.length] as string;
       // Grant and revoke in turns; the last word for every root is "granted" except the first's.

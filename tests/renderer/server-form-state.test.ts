@@ -11,9 +11,13 @@ const server = (transport: ServerView['transport']): ServerView => ({
   transport,
   enabled: true,
   sharing: true,
+  sandbox: true,
+  network: true,
+  askForFolders: true,
   addedAt: '2026-01-01T00:00:00.000Z',
   status: { state: 'connected', rootsRequestCount: 0, listChangedCount: 0 },
   grantedRootIds: [],
+  readOnlyRootIds: [],
   effectiveRootIds: [],
 });
 

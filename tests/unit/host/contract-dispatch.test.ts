@@ -47,6 +47,16 @@ describe('dispatch', () => {
     });
   });
 
+  it('an edit changes exactly the fields it names: a rename leaves a disabled, unsandboxed, offline server so', async () => {
+    const host = await startHost({ connectServers: false });
+    const transport = { type: 'stdio', command: 'node', args: [], env: {} };
+    const added = await dispatch(host, 'servers.add', { name: 'a', transport, enabled: false, sharing: false, sandbox: false, network: false, askForFolders: false });
+    expect(added.ok).toBe(true);
+    const serverId = host.registrySnapshot.servers[0]?.id;
+    expect(await dispatch(host, 'servers.update', { serverId, patch: { name: 'b' } })).toEqual({ ok: true, value: null });
+    expect(host.registrySnapshot.servers[0]).toMatchObject({ name: 'b', enabled: false, sharing: false, sandbox: false, network: false, askForFolders: false });
+  });
+
   it('answers an unknown channel with a typed error', async () => {
     const host = await startHost({ connectServers: false });
     expect(await dispatch(host, 'roots.destroyEverything', {})).toMatchObject({ ok: false, error: { code: 'invalid-input' } });

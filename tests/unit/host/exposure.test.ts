@@ -11,9 +11,9 @@ function registry(overrides: Partial<Registry['servers'][number]> = {}): Registr
     ...emptyRegistry(),
     roots: ['a', 'b', 'c'].map((id) => ({ id, path: `/${id}`, canonicalPath: `/${id}`, name: id.toUpperCase(), addedAt: '' })),
     servers: [
-      { id: 's', name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {} }, enabled: true, sharing: true, addedAt: '', ...overrides },
+      { id: 's', name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {} }, enabled: true, sharing: true, sandbox: true, network: true, askForFolders: true, addedAt: '', ...overrides },
     ],
-    grants: { s: ['a', 'b'] },
+    grants: { s: { a: 'read-write', b: 'read-only' } },
   };
 }
 

@@ -185,7 +185,7 @@ describe('import.apply', () => {
     for (const { server } of result.added) {
       expect(server.grantedRootIds).toEqual([]);
       expect(server.effectiveRootIds).toEqual([]);
-      expect(host.registrySnapshot.grants[server.id] ?? []).toEqual([]);
+      expect(host.registrySnapshot.grants[server.id] ?? {}).toEqual({});
     }
     // The value reached the registry (the server needs it), just not the UI.
     const stored = host.registrySnapshot.servers.find((server) => server.name === 'github (vscode)');

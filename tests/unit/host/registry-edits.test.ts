@@ -19,7 +19,7 @@ function withRootsAndServer(): { registry: Registry; rootIds: string[]; serverId
 describe('registry edits', () => {
   it('default deny: a new server and a new root start with no grant', () => {
     const { registry, serverId } = withRootsAndServer();
-    expect(registry.grants[serverId]).toEqual([]);
+    expect(registry.grants[serverId]).toEqual({});
   });
 
   it('rejects a duplicate canonical path and keeps the first', () => {
@@ -33,16 +33,39 @@ describe('registry edits', () => {
   it('grants and revokes in bulk, keeping the registry order', () => {
     const { registry, rootIds, serverId } = withRootsAndServer();
     const granted = edits.setGrants([serverId], [...rootIds].reverse(), true)(registry).registry;
-    expect(granted.grants[serverId]).toEqual(rootIds);
+    expect(Object.keys(granted.grants[serverId] ?? {})).toEqual(rootIds);
     const revoked = edits.setGrants([serverId], [rootIds[0] as string], false)(granted).registry;
-    expect(revoked.grants[serverId]).toEqual([rootIds[1]]);
+    expect(Object.keys(revoked.grants[serverId] ?? {})).toEqual([rootIds[1]]);
+  });
+
+  it('grants read-write unless told, keeps a mode when re-granted without one, and counts real changes', () => {
+    const { registry, rootIds, serverId } = withRootsAndServer();
+    const [a, b] = rootIds as [string, string];
+    const readOnly = edits.setGrants([serverId], [a], true, 'read-only')(registry);
+    expect(readOnly.registry.grants[serverId]).toEqual({ [a]: 'read-only' });
+    const again = edits.setGrants([serverId], [a, b], true)(readOnly.registry);
+    expect(again.registry.grants[serverId]).toEqual({ [a]: 'read-only', [b]: 'read-write' });
+    expect(again.value.changed).toBe(1);
+    const widened = edits.setGrants([serverId], [a], true, 'read-write')(again.registry);
+    expect(widened.registry.grants[serverId]).toEqual({ [a]: 'read-write', [b]: 'read-write' });
+    // Revoking what was never granted changes nothing, and says so.
+    const none = edits.setGrants([serverId], [a], false)(registry);
+    expect(none.value.changed).toBe(0);
+    expect(none.registry).toBe(registry);
+  });
+
+  it('a new server is sandboxed, networked and asks for folders unless told otherwise', () => {
+    const { registry } = withRootsAndServer();
+    expect(registry.servers[0]).toMatchObject({ sandbox: true, network: true, askForFolders: true });
+    const off = edits.addServer({ name: 't', transport: stdio, enabled: true, sharing: true, sandbox: false, network: false })(registry);
+    expect(off.value).toMatchObject({ sandbox: false, network: false, askForFolders: true });
   });
 
   it('removing a root revokes it from every server', () => {
     const { registry, rootIds, serverId } = withRootsAndServer();
     const granted = edits.setGrants([serverId], rootIds, true)(registry).registry;
     const removed = edits.removeRoots([rootIds[0] as string])(granted).registry;
-    expect(removed.grants[serverId]).toEqual([rootIds[1]]);
+    expect(Object.keys(removed.grants[serverId] ?? {})).toEqual([rootIds[1]]);
     expect(removed.roots.map((r) => r.id)).toEqual([rootIds[1]]);
   });
 

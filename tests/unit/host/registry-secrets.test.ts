@@ -16,14 +16,14 @@ afterEach(removeTempDirs);
 const SECRET = 'sk-live-0123456789';
 
 function withServer(env: Record<string, string>, headers: Record<string, string> = {}): Registry {
-  const base = { enabled: true, sharing: true, addedAt: '2026-01-01T00:00:00.000Z' };
+  const base = { enabled: true, sharing: true, sandbox: true, network: true, askForFolders: true, addedAt: '2026-01-01T00:00:00.000Z' };
   return {
     ...emptyRegistry(),
     servers: [
       { ...base, id: 's1', name: 'stdio', transport: { type: 'stdio', command: 'node', args: [], env } },
       { ...base, id: 's2', name: 'remote', transport: { type: 'http', url: 'https://example.test/mcp', headers } },
     ],
-    grants: { s1: [], s2: [] },
+    grants: { s1: {}, s2: {} },
   };
 }
 

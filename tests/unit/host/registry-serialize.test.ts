@@ -13,7 +13,7 @@ describe('serialize', () => {
         { id: 'a', path: '/x/"quoted" \\\\ back', canonicalPath: '/x/y', name: 'roots": []', addedAt: 't' },
         { id: 'b', path: '/项目/$&/$1', canonicalPath: '/项目', name: 'b', addedAt: 't' },
       ],
-      grants: { s: ['a'] },
+      grants: { s: { a: 'read-only' } },
     };
     const text = serialize(registry);
     expect(parseRegistry(text).registry).toEqual(registry);
@@ -31,7 +31,7 @@ describe('serialize', () => {
     );
     fc.assert(
       fc.property(fc.array(edit, { maxLength: 40 }), (edits) => {
-        let registry: Registry = { ...emptyRegistry(), roots: Array.from({ length: 400 }, (_, n) => rootAt(n)), grants: { s: [] } };
+        let registry: Registry = { ...emptyRegistry(), roots: Array.from({ length: 400 }, (_, n) => rootAt(n)), grants: { s: {} } };
         serialize(registry);
         for (const step of edits) {
           const roots = [...registry.roots];
@@ -39,7 +39,7 @@ describe('serialize', () => {
           if (step.kind === 'add') roots.splice(at, 0, rootAt(1000 + step.n));
           if (step.kind === 'remove') roots.splice(at, 1);
           if (step.kind === 'rename' && roots[at]) roots[at] = { ...roots[at], name: step.name };
-          const grants = step.kind === 'grant' && roots[at] ? { s: [...(registry.grants.s ?? []), roots[at].id] } : registry.grants;
+          const grants = step.kind === 'grant' && roots[at] ? { s: { ...registry.grants.s, [roots[at].id]: 'read-write' as const } } : registry.grants;
           registry = { ...registry, roots, grants };
           expect(parseRegistry(serialize(registry)).registry).toEqual(registry);
         }

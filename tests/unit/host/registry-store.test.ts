@@ -19,10 +19,13 @@ function sample(): Registry {
         transport: { type: 'stdio', command: 'node', args: [], env: { TOKEN: 'secret' } },
         enabled: true,
         sharing: true,
+        sandbox: true,
+        network: true,
+        askForFolders: true,
         addedAt: '2026-01-01T00:00:00.000Z',
       },
     ],
-    grants: { s1: ['r1'] },
+    grants: { s1: { r1: 'read-write' } },
   };
 }
 
@@ -104,9 +107,9 @@ describe('RegistryStore', () => {
 
     const other = new RegistryStore(dir);
     other.open();
-    other.write({ ...sample(), grants: { s1: [] } });
+    other.write({ ...sample(), grants: { s1: {} } });
     await waitFor(() => seen.length === 1, { what: 'external edit' });
-    expect(seen[0]?.grants).toEqual({ s1: [] });
+    expect(seen[0]?.grants).toEqual({ s1: {} });
     store.unwatch();
   });
 

@@ -43,7 +43,7 @@ describe('applyImport', () => {
 
     const registry = host.registrySnapshot;
     for (const server of registry.servers) {
-      expect(registry.grants[server.id], `${server.name} has no grants`).toEqual([]);
+      expect(registry.grants[server.id], `${server.name} has no grants`).toEqual({});
       expect(server.sharing).toBe(true);
     }
     // Stored verbatim: the variable is still there for the person to see and fill in.
