@@ -122,6 +122,11 @@ export interface ServerStatus {
   lastRootsRequest?: RootsAnswer | undefined;
   rootsRequestCount: number;
   listChangedCount: number;
+  /**
+   * Learned: true when it asked for its folders again after being told they changed; false when it
+   * did not (changes then reach it by a restart); undefined until known.
+   */
+  rereadsRoots?: boolean | undefined;
   nextRetryAt?: number | undefined;
   pid?: number | undefined;
 }

@@ -6,9 +6,9 @@ import { serverInputSchema } from '../../shared/contract.js';
 import type { TransportConfig } from '../../shared/domain.js';
 import { CodedError, toHostError } from '../../shared/result.js';
 import { resolveConfigDir } from '../host/config-dir.js';
-import { RootsHost } from '../host/roots-host.js';
+import { RegistrySession } from './registry-session.js';
 import { formatRoots, formatServers, formatStatus } from './format.js';
-import { findRoot, findServerRef } from './resolve-ref.js';
+import { findRoot, findServerRef } from '../host/registry-refs.js';
 
 export const USAGE = `Usage: mcp-roots [--config-dir DIR] COMMAND
 
@@ -139,10 +139,10 @@ export async function main(argv: string[], out = process.stdout, err = process.s
       err,
     });
   }
-  const host = new RootsHost({ configDir, connectServers: false, monitor: { sweepIntervalMs: 0 }, watchStore: false });
+  let session: RegistrySession | undefined;
   try {
-    await host.start();
-    const text = await run(host, command, sub, rest, values);
+    session = await RegistrySession.open(configDir);
+    const text = await run(session, command, sub, rest, values);
     if (text) out.write(`${text}\n`);
     return 0;
   } catch (error) {
@@ -150,18 +150,21 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     err.write(`mcp-roots: ${message}${code === 'invalid-input' ? `\n\n${USAGE}` : ''}\n`);
     return code === 'invalid-input' ? 2 : 1;
   } finally {
-    await host.stop();
+    await session?.close();
   }
 }
 
-async function run(host: RootsHost, command: string, sub: string | undefined, rest: string[], values: Values): Promise<string> {
+async function run(host: RegistrySession, command: string, sub: string | undefined, rest: string[], values: Values): Promise<string> {
   const json = (value: unknown): string => JSON.stringify(value, null, 2);
-  const registry = () => host.registrySnapshot;
+  const registry = () => host.registry;
+  const edit = host.editor;
   switch (command) {
     case 'roots':
       if (sub === 'add') {
         if (rest.length === 0) throw new CodedError('invalid-input', 'roots add needs at least one path.');
-        const result = await host.addRoots(rest);
+        const { added: records, failed } = await edit.addRoots(rest);
+        const ids = new Set(records.map((root) => root.id));
+        const result = { added: host.getState().roots.filter((root) => ids.has(root.id)), failed };
         if (values.json) return json(result);
         const lines = result.added.map((root) => `added ${root.name}  ${root.canonicalPath}  (${root.id})`);
         for (const failure of result.failed) lines.push(`failed ${failure.input}: ${failure.message}`);
@@ -170,7 +173,7 @@ async function run(host: RootsHost, command: string, sub: string | undefined, re
       }
       if (sub === 'remove') {
         if (rest.length === 0) throw new CodedError('invalid-input', 'roots remove needs at least one root.');
-        await host.removeRoots(rest.map((ref) => findRoot(registry(), ref).id));
+        await edit.removeRoots(rest.map((ref) => findRoot(registry(), ref).id));
         return `removed ${rest.length} root(s)`;
       }
       if (sub === 'list') return values.json ? json(host.getState().roots) : formatRoots(host.getState());
@@ -186,13 +189,14 @@ async function run(host: RootsHost, command: string, sub: string | undefined, re
           sharing: !values['no-sharing'],
         });
         if (!input.success) throw new CodedError('invalid-input', input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-        const server = await host.addServer(input.data);
-        return values.json ? json(server) : `added server ${server.name} (${server.id})`;
+        const { id } = await edit.addServer(input.data);
+        const server = host.getState().servers.find((candidate) => candidate.id === id);
+        return values.json ? json(server) : `added server ${input.data.name} (${id})`;
       }
       if (sub === 'remove') {
         const [ref] = rest;
         if (!ref) throw new CodedError('invalid-input', 'servers remove needs a SERVER.');
-        await host.removeServer(findServerRef(registry(), ref).id);
+        await edit.removeServer(findServerRef(registry(), ref).id);
         return `removed server ${ref}`;
       }
       if (sub === 'list') return values.json ? json(host.getState().servers) : formatServers(host.getState());
@@ -203,7 +207,7 @@ async function run(host: RootsHost, command: string, sub: string | undefined, re
       if (!serverRef || rootRefs.length === 0) throw new CodedError('invalid-input', `${command} needs a SERVER and at least one ROOT.`);
       const server = findServerRef(registry(), serverRef);
       const rootIds = rootRefs.map((ref) => findRoot(registry(), ref).id);
-      await host.setGrants([server.id], rootIds, command === 'grant');
+      await edit.setGrants([server.id], rootIds, command === 'grant');
       return `${command === 'grant' ? 'granted' : 'revoked'} ${rootIds.length} root(s) ${command === 'grant' ? 'to' : 'from'} ${server.name}`;
     }
     case 'status':

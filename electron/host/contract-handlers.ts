@@ -1,18 +1,20 @@
-// The contract, implemented once against the host. The Electron IPC registration, the headless
-// server and the tests all call `dispatch`: payloads are zod-parsed here before any handler runs,
-// and every outcome is a Result (errors never cross a boundary as thrown strings).
+// The contract, implemented against the host. The Electron IPC registration, the headless server
+// and the tests all call `dispatch`: payloads are zod-parsed here before any handler runs, and
+// every outcome is a Result (errors never cross a boundary as thrown strings).
+//
+// The host implements its own channels; features on top of it (electron/import) implement theirs,
+// and each shell puts the tables together where it is wired up: the host imports no feature.
 import { z } from 'zod';
 import { contract, isChannel, type Channel, type ChannelResult, type ParsedInput } from '../../shared/contract.js';
 import { fail, ok, toHostError, type Result } from '../../shared/result.js';
-import { applyImportCommand, previewImportCommand } from './import-commands.js';
 import type { RootsHost } from './roots-host.js';
-import { applyUseWithCommand, previewUseWithCommand } from './use-with-commands.js';
 
-type Handlers = {
-  [C in Channel]: (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
-};
+export type ChannelHandler<C extends Channel> = (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
 
-const handlers: Handlers = {
+/** Every channel of the contract, each with its handler. */
+export type ContractHandlers = { [C in Channel]: ChannelHandler<C> };
+
+export const hostHandlers = {
   'state.get': (host) => host.getState(),
   'roots.add': (host, { paths }) => host.addRoots(paths),
   'roots.remove': async (host, { rootIds }) => (await host.removeRoots(rootIds), null),
@@ -30,14 +32,10 @@ const handlers: Handlers = {
   'consent.dismiss': (host, { requestId }) => (host.dismissConsent(requestId), null),
   'notices.dismiss': (host, { noticeId }) => (host.dismissNotice(noticeId), null),
   'settings.update': async (host, patch) => (await host.updateSettings(patch), null),
-  'import.preview': previewImportCommand,
-  'import.apply': applyImportCommand,
-  'useWith.preview': previewUseWithCommand,
-  'useWith.apply': applyUseWithCommand,
-};
+} satisfies Partial<ContractHandlers>;
 
 /** Validates and runs one call from any UI. Never throws; an unknown channel or bad payload changes nothing. */
-export async function dispatch(host: RootsHost, channel: unknown, payload: unknown): Promise<Result<unknown>> {
+export async function dispatch(handlers: ContractHandlers, host: RootsHost, channel: unknown, payload: unknown): Promise<Result<unknown>> {
   if (!isChannel(channel)) return fail('invalid-input', `Unknown channel: ${String(channel).slice(0, 100)}`);
   const parsed = contract[channel].input.safeParse(payload === undefined ? {} : payload);
   if (!parsed.success) return fail('invalid-input', z.prettifyError(parsed.error));

@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { isProcessAlive } from './process-alive.js';
 
 export const PROXIES_DIR = 'proxies';
 /** A proxy rewrites its file at least this often, so a reused pid cannot keep a dead file alive. */
@@ -33,6 +34,8 @@ export const proxyStatusSchema = z
     rootsRequestCount: z.number().int(),
     listChangedCount: z.number().int(),
     restartCount: z.number().int(),
+    /** Learned: it asks again after list_changed (true), or changes reach it by a restart (false). */
+    rereadsRoots: z.boolean().optional(),
     messagesFromHost: z.number().int(),
     messagesFromServer: z.number().int(),
     error: z.string().optional(),
@@ -48,16 +51,6 @@ export function proxiesDir(configDir: string): string {
 export function proxyStatusFile(configDir: string, serverId: string, pid: number): string {
   // Ids are UUIDs in practice; anything else is made safe for a file name (the file holds the real id).
   return path.join(proxiesDir(configDir), `${serverId.replace(/[^\w-]/g, '_')}-${pid}.json`);
-}
-
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export interface ListProxiesOptions {

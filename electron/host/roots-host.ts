@@ -1,8 +1,13 @@
-// The core: one facade the desktop app, the headless server, the proxy and tests all drive.
-// Data flows one way: command -> queued edit -> registry (memory, then disk) -> exposure per
-// server -> list_changed to the servers whose list changed -> one state update for every UI.
+// The app's host, for the desktop app and `serve` alike: the one registry writer, who sees what,
+// one MCP connection per server, and the state every UI renders. It wires those parts together and
+// owns nothing they own. Data flows one way:
+//   command or outside edit -> RegistryModel (one ordered queue) -> registry snapshot
+//   -> connections follow the config -> exposure recomputed -> the roots-change policy per server
+//   -> one throttled state update for every UI.
+// The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { AddRootsResult } from '../../shared/contract.js';
 import type {
   ActivityEntry,
   GrantMode,
@@ -10,86 +15,100 @@ import type {
   Notice,
   Registry,
   RootId,
-  RootRecord,
   RootView,
   ServerId,
   ServerView,
   Settings,
   WireRoot,
 } from '../../shared/domain.js';
-import type { AddRootsResult } from '../../shared/contract.js';
-import { CodedError, toHostError } from '../../shared/result.js';
-import { maskTransport, unmaskTransport } from '../../shared/secrets.js';
-import { AccessMonitor, type AccessMonitorOptions } from './access-monitor.js';
-import { syncConnections } from './connection-sync.js';
+import { CodedError } from '../../shared/result.js';
+import { type AccessMonitorOptions } from './access-monitor.js';
+import { AppConnections } from './app-connections.js';
 import { ConsentRequests } from './consent-requests.js';
-import { EditQueue } from './edit-queue.js';
-import { computeExposure, NOTHING, sameExposure, type Exposure } from './exposure.js';
-import { canonicalizeRoot, type CanonicalRoot } from './file-uri.js';
+import { ExposureTracker, type ExposureChange } from './exposure-tracker.js';
+import { HostStateView } from './host-state.js';
 import { ProxyWatch } from './proxy-watch.js';
 import { RefetchWaiters } from './refetch-waiters.js';
-import * as edits from './registry-edits.js';
-import { RegistryStore } from './registry-store.js';
-import { RootViews } from './root-views.js';
+import { RegistryCommands } from './registry-commands.js';
+import type { ServerInput, GrantChange } from './registry-edits.js';
+import { RegistryModel, type RegistryChange } from './registry-model.js';
+import type { StoreNotice } from './registry-store.js';
 import type { SecretCodec } from './secret-codec.js';
-import { type ConnectionHooks, type ConnectionOptions, ServerConnection } from './server-connection.js';
+import type { ConnectionHooks, ConnectionOptions } from './server-connection.js';
 
 export interface RootsHostOptions {
   configDir: string;
   monitor?: AccessMonitorOptions;
   connection?: ConnectionOptions;
-  /** Off for one-shot tools that only edit the registry (and for the proxy, which connects itself). */
-  connectServers?: boolean;
-  /** Off for one-shot tools: they need no live view of other processes' edits. */
-  watchStore?: boolean;
   /** Minimum gap between two pushed state updates (activity floods must not flood the UI). */
   stateThrottleMs?: number;
+  /** How often the registry file is looked at without a watch event. */
+  registryPollMs?: number;
   /** Seals env and header values in the registry file (the desktop app: Electron's safeStorage). */
   secrets?: SecretCodec;
+  /** false: servers are shown but never started (contract and UI tests that add commands they must not run). */
+  runServers?: boolean;
 }
 
 export interface HostEvents {
   state: [HostState];
   activity: [{ serverId: ServerId; entry: ActivityEntry }];
-  /** Fired with the servers that were sent list_changed, for tests and the benchmark. */
+  /** Servers sent list_changed or restarted because their roots changed (tests and the benchmark). */
   notified: [ServerId[]];
-  /** Fired with every server whose effective roots changed, connected or not (the proxy listens). */
+  /** Every server whose effective roots changed, connected or not. */
   exposure: [ServerId[]];
 }
 
 const MAX_NOTICES = 20;
+/** How long a write may wait for notified servers to re-fetch before it goes to disk anyway. */
+const REFETCH_GRACE_MS = 25;
 
 export class RootsHost extends EventEmitter<HostEvents> {
-  readonly store: RegistryStore;
-  private readonly monitor: AccessMonitor;
-  private readonly connections = new Map<ServerId, ServerConnection>();
+  readonly model: RegistryModel;
+  readonly commands: RegistryCommands;
+  private readonly tracker: ExposureTracker;
+  private readonly connections: AppConnections;
+  private readonly stateView: HostStateView;
   private readonly consent = new ConsentRequests();
   private readonly refetch = new RefetchWaiters();
-  private readonly views = new RootViews();
   private readonly proxies: ProxyWatch;
-  private readonly edits: EditQueue;
-  private registry: Registry | undefined;
-  private exposure = new Map<ServerId, Exposure>();
   private notices: Notice[] = [];
-  private revision = 0;
-  private cachedState: HostState | undefined;
-  private accessVersion = 0;
-  private stateTimer: NodeJS.Timeout | undefined;
-  private lastStateAt = 0;
+  /** Servers reached by the latest registry change: the write waits (briefly) for them to re-fetch. */
+  private lastReached: ServerId[] = [];
   private started = false;
 
   constructor(private readonly options: RootsHostOptions) {
     super();
     this.setMaxListeners(100);
-    this.store = new RegistryStore(options.configDir, options.secrets);
-    this.monitor = new AccessMonitor(options.monitor);
-    this.proxies = new ProxyWatch(options.configDir);
-    this.edits = new EditQueue({
-      store: this.store,
-      current: () => this.current(),
-      applyRegistry: (next) => this.applyRegistry(next),
-      refetched: (ids, timeoutMs) => this.refetch.wait(ids, timeoutMs),
+    this.model = new RegistryModel({
+      configDir: options.configDir,
+      secrets: options.secrets,
+      follow: true,
+      ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),
+      beforePersist: () => this.refetch.wait(this.lastReached, REFETCH_GRACE_MS),
     });
+    this.commands = new RegistryCommands(this.model);
+    this.tracker = new ExposureTracker({ ...(options.monitor ? { monitor: options.monitor } : {}) });
+    this.connections = new AppConnections(this.connectionHooks, {
+      ...options.connection,
+      secrets: options.secrets,
+      ...(options.runServers === false ? { dormant: true } : {}),
+    });
+    this.proxies = new ProxyWatch(options.configDir);
+    this.stateView = new HostStateView(
+      {
+        configPath: this.model.store.path,
+        registry: () => this.model.current,
+        rootViews: (registry) => this.rootViews(registry),
+        exposure: (serverId) => this.tracker.get(serverId),
+        status: (serverId) => this.connections.get(serverId)?.status,
+        consentRequests: () => this.consent.list(),
+        notices: () => this.notices,
+        proxies: () => this.proxies.list(),
+      },
+      options.stateThrottleMs ?? 50,
+    );
+    this.stateView.on('state', (state) => this.emit('state', state));
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------
@@ -97,62 +116,34 @@ export class RootsHost extends EventEmitter<HostEvents> {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const { registry, notices } = this.store.open();
-    for (const notice of notices) this.addNotice(notice);
-    this.monitor.on('change', () => {
-      this.accessVersion++;
-      this.recompute();
-    });
-    this.store.on('external', (next) => this.applyRegistry(next, 'The registry was changed outside the app.'));
-    this.store.on('notice', (notice) => this.addNotice(notice));
-    this.applyRegistry(registry);
-    if (this.options.watchStore !== false) this.store.watch();
-    // Proxied servers are shown wherever servers are connected (the app and serve).
-    if (this.options.connectServers !== false) {
-      this.proxies.on('change', () => this.changed());
-      this.proxies.start();
-    }
+    this.model.on('change', (change) => this.registryChanged(change));
+    this.model.on('notice', (notice) => this.addNotice(notice));
+    this.tracker.on('access', () => this.stateView.changed());
+    // Accessibility changes arrive here; registry changes are handled in order in registryChanged.
+    this.tracker.on('change', (change) => this.exposureChanged(change, new Set()));
+    for (const notice of await this.model.open()) this.addNotice(notice);
+    this.proxies.on('change', () => this.stateView.changed());
+    this.proxies.start();
   }
 
   async stop(): Promise<void> {
-    await this.edits.drained();
-    this.store.unwatch();
-    this.monitor.stop();
+    await this.model.close();
+    this.tracker.stop();
     this.proxies.stop();
-    clearTimeout(this.stateTimer);
-    await Promise.all([...this.connections.values()].map((connection) => connection.stop()));
-    this.connections.clear();
+    this.stateView.stop();
+    await this.connections.stopAll();
     this.started = false;
   }
 
   // ---- reads ---------------------------------------------------------------------------------
 
   getState(): HostState {
-    if (this.cachedState) return this.cachedState;
-    const registry = this.current();
-    const servers: ServerView[] = registry.servers.map((server) => ({
-      ...server,
-      transport: maskTransport(server.transport),
-      status: this.connections.get(server.id)?.status ?? { state: 'disabled', rootsRequestCount: 0, listChangedCount: 0 },
-      ...grantedIds(registry.grants[server.id]),
-      effectiveRootIds: [...(this.exposure.get(server.id) ?? NOTHING).rootIds],
-    }));
-    this.cachedState = {
-      revision: this.revision,
-      configPath: this.store.path,
-      roots: this.rootViews(registry),
-      servers,
-      consentRequests: this.consent.list(),
-      notices: this.notices,
-      proxies: this.proxies.list(),
-      settings: registry.settings,
-    };
-    return this.cachedState;
+    return this.stateView.get();
   }
 
   /** What the server is told when it asks: the answer of roots/list. */
   rootsFor(serverId: ServerId): readonly WireRoot[] {
-    return (this.exposure.get(serverId) ?? NOTHING).roots;
+    return this.tracker.get(serverId).roots;
   }
 
   /** Calls a tool on a connected server (tests and diagnostics: "what does the server see?"). */
@@ -165,241 +156,153 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   get registrySnapshot(): Registry {
-    return this.current();
+    return this.model.current;
+  }
+
+  get configDir(): string {
+    return this.options.configDir;
+  }
+
+  /** The registry file (its path, for UIs and tests). */
+  get store() {
+    return this.model.store;
   }
 
   // ---- commands ------------------------------------------------------------------------------
 
   async addRoots(paths: string[]): Promise<AddRootsResult> {
-    const failed: AddRootsResult['failed'] = [];
-    const candidates: CanonicalRoot[] = [];
-    for (const input of paths) {
-      try {
-        candidates.push(await canonicalizeRoot(input));
-      } catch (error) {
-        failed.push({ input, ...toHostError(error) });
-      }
-    }
-    const { added, duplicates } = await this.apply(edits.addRoots(candidates));
-    for (const duplicate of duplicates) {
-      failed.push({ input: duplicate.path, code: 'duplicate', message: `"${duplicate.canonicalPath}" is already a root.` });
-    }
-    const views = this.rootViews(this.current());
+    const { added, failed } = await this.commands.addRoots(paths);
     const ids = new Set(added.map((root) => root.id));
-    return { added: views.filter((view) => ids.has(view.id)), failed };
+    return { added: this.rootViews(this.model.current).filter((view) => ids.has(view.id)), failed };
   }
 
   removeRoots(rootIds: RootId[]): Promise<void> {
-    return this.apply(edits.removeRoots(rootIds));
+    return this.commands.removeRoots(rootIds);
   }
 
-  /**
-   * The folder of a root now resolves elsewhere (its path, or a parent, was swapped for a symlink)
-   * and is hidden until the user looks and confirms: re-resolve the picked path and adopt it.
-   */
   async acceptRootTarget(rootId: RootId): Promise<RootView> {
-    const root = this.current().roots.find((candidate) => candidate.id === rootId);
-    if (!root) throw new CodedError('not-found', `No root with id ${rootId}.`);
-    const { canonicalPath } = await canonicalizeRoot(root.path);
-    await this.apply(edits.retargetRoot(rootId, canonicalPath));
-    this.monitor.recheck([rootId]);
-    const view = this.rootViews(this.current()).find((candidate) => candidate.id === rootId);
+    await this.commands.acceptRootTarget(rootId);
+    this.tracker.recheck([rootId]);
+    const view = this.rootViews(this.model.current).find((candidate) => candidate.id === rootId);
     if (!view) throw new CodedError('internal', 'The root vanished.');
     return view;
   }
 
   renameRoot(rootId: RootId, name: string): Promise<void> {
-    return this.apply(edits.renameRoot(rootId, name));
+    return this.commands.renameRoot(rootId, name);
   }
 
-  async addServer(input: edits.ServerInput): Promise<ServerView> {
-    const server = await this.apply(edits.addServer(input));
+  async addServer(input: ServerInput): Promise<ServerView> {
+    const server = await this.commands.addServer(input);
     const view = this.getState().servers.find((candidate) => candidate.id === server.id);
     if (!view) throw new CodedError('internal', 'The new server vanished.');
     return view;
   }
 
-  updateServer(serverId: ServerId, patch: Partial<edits.ServerInput>): Promise<unknown> {
-    return this.apply((registry) => {
-      const previous = edits.findServer(registry, serverId);
-      const transport = patch.transport ? unmaskTransport(patch.transport, previous.transport) : undefined;
-      return edits.updateServer(serverId, { ...patch, ...(transport ? { transport } : {}) })(registry);
-    });
+  async updateServer(serverId: ServerId, patch: Partial<ServerInput>): Promise<void> {
+    await this.commands.updateServer(serverId, patch);
   }
 
   removeServer(serverId: ServerId): Promise<void> {
-    return this.apply(edits.removeServer(serverId));
+    return this.commands.removeServer(serverId);
   }
 
   async setSharing(serverId: ServerId, sharing: boolean): Promise<void> {
-    await this.apply(edits.updateServer(serverId, { sharing }));
+    await this.commands.updateServer(serverId, { sharing });
   }
 
   async setEnabled(serverId: ServerId, enabled: boolean): Promise<void> {
-    await this.apply(edits.updateServer(serverId, { enabled }));
+    await this.commands.updateServer(serverId, { enabled });
   }
 
   async reconnect(serverId: ServerId): Promise<void> {
     await this.connection(serverId).reconnect();
   }
 
-  setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<edits.GrantChange> {
-    return this.apply(edits.setGrants(serverIds, rootIds, granted, mode));
+  setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<GrantChange> {
+    return this.commands.setGrants(serverIds, rootIds, granted, mode);
   }
 
   updateSettings(patch: Partial<Settings>): Promise<void> {
-    return this.apply(edits.updateSettings(patch));
+    return this.commands.updateSettings(patch);
   }
 
   dismissConsent(requestId: string): void {
     this.consent.dismiss(requestId);
-    this.changed();
+    this.stateView.changed();
   }
 
   dismissNotice(noticeId: string): void {
     const before = this.notices.length;
     this.notices = this.notices.filter((notice) => notice.id !== noticeId);
     if (this.notices.length === before) throw new CodedError('not-found', `No notice ${noticeId}.`);
-    this.changed();
+    this.stateView.changed();
   }
 
   /** Re-probes roots now (the UI's "check again"). */
   recheck(rootIds?: RootId[]): void {
     // An id the registry no longer has (removed meanwhile) says so, as every other root edit does.
-    const known = new Set(this.current().roots.map((root) => root.id));
+    const known = new Set(this.model.current.roots.map((root) => root.id));
     const unknown = rootIds?.find((rootId) => !known.has(rootId));
     if (unknown !== undefined) throw new CodedError('not-found', `No root with id ${unknown}.`);
-    this.monitor.recheck(rootIds);
+    this.tracker.recheck(rootIds);
   }
 
-  // ---- the one path of every change ---------------------------------------------------------
+  // ---- the one path of every registry change -------------------------------------------------
 
-  private apply<T>(edit: edits.Edit<T>): Promise<T> {
-    if (!this.registry) return Promise.reject(new CodedError('internal', 'The host has not started.'));
-    return this.edits.apply(edit);
-  }
-
-  /** The one path every registry change takes: edits, external file edits, start-up. Returns the servers sent list_changed. */
-  private applyRegistry(next: Registry, reason?: string): ServerId[] {
-    const previous = this.registry;
-    this.registry = next;
-    if (previous?.roots !== next.roots && !sameLocations(previous?.roots, next.roots)) {
-      this.monitor.setRoots(next.roots.map((root) => ({ id: root.id, canonicalPath: root.canonicalPath })));
-    }
-    const sync =
-      this.options.connectServers === false
-        ? { created: [], restarted: new Set<ServerId>(), removed: [] }
-        : syncConnections(this.connections, next, this.connectionHooks, { ...this.options.connection, secrets: this.options.secrets }, reason);
+  private registryChanged({ registry, origin }: RegistryChange): void {
+    const reason = origin === 'external' ? 'The registry was changed outside the app.' : undefined;
+    const sync = this.connections.sync(registry, reason);
     for (const id of sync.removed) this.refetch.forget(id);
-    this.consent.settle(next);
-    // Restarted servers will ask afresh; notifying them as well would only add noise.
-    const notified = this.recompute(sync.restarted);
+    this.consent.settle(registry);
+    // Restarted servers will ask afresh; telling them as well would only add noise.
+    this.lastReached = this.exposureChanged(this.tracker.update(registry), sync.restarted);
     // New connections start after the exposure is computed, so their first answer is right.
     for (const connection of sync.created) connection.start();
-    return notified;
+    this.stateView.changed();
+  }
+
+  /** Applies the roots-change policy to every server whose view changed; returns those it reached. */
+  private exposureChanged(change: ExposureChange, skip: ReadonlySet<ServerId>): ServerId[] {
+    const reached = this.connections.exposureChanged(change, skip);
+    if (change.changed.length > 0) this.emit('exposure', change.changed);
+    if (reached.length > 0) this.emit('notified', reached);
+    this.stateView.changed();
+    return reached;
   }
 
   private readonly connectionHooks: ConnectionHooks = {
-    exposureFor: (serverId: ServerId) => this.exposure.get(serverId) ?? NOTHING,
+    exposureFor: (serverId: ServerId) => this.tracker.get(serverId),
     rootsRequested: (serverId: ServerId, _answered: readonly WireRoot[], expected: boolean) => {
       this.refetch.arrived(serverId);
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },
-    statusChanged: () => this.changed(),
+    statusChanged: () => this.stateView.changed(),
     activity: (serverId: ServerId, entry: ActivityEntry) => this.emit('activity', { serverId, entry }),
   };
 
-  /** Recomputes every server's effective roots and notifies only those whose list changed. */
-  private recompute(skipNotify: ReadonlySet<ServerId> = new Set()): ServerId[] {
-    const registry = this.current();
-    const next = computeExposure(registry, (id) => this.monitor.get(id), (p) => this.views.uriOf(p));
-    const notified: ServerId[] = [];
-    const changed: ServerId[] = [];
-    for (const [serverId, exposure] of next) {
-      if (sameExposure(this.exposure.get(serverId), exposure)) {
-        next.set(serverId, this.exposure.get(serverId) ?? exposure);
-        continue;
-      }
-      changed.push(serverId);
-      const connection = this.connections.get(serverId);
-      const before = this.exposure.get(serverId);
-      if (connection && before && !skipNotify.has(serverId) && connection.rootsChanged(exposure.roots.length === 0 && before.roots.length > 0)) {
-        notified.push(serverId);
-      }
-    }
-    this.exposure = next;
-    if (changed.length > 0) this.emit('exposure', changed);
-    if (notified.length > 0) this.emit('notified', notified);
-    this.changed();
-    return notified;
-  }
-
   private raiseConsentIfNeeded(serverId: ServerId): void {
-    if (!this.consent.raiseIfUngranted(serverId, this.current())) return;
+    const registry = this.model.current;
+    const server = registry.servers.find((candidate) => candidate.id === serverId);
+    if (!server?.askForFolders || !this.consent.raiseIfUngranted(serverId, registry)) return;
     this.connections.get(serverId)?.addActivity('consent', 'Asked for roots but has none granted: answered [] and asked you.');
-    this.changed();
+    this.stateView.changed();
   }
 
   // ---- state plumbing ------------------------------------------------------------------------
 
-  private changed(): void {
-    this.revision++;
-    this.cachedState = undefined;
-    if (this.stateTimer) return;
-    const throttle = this.options.stateThrottleMs ?? 50;
-    const wait = Math.max(0, this.lastStateAt + throttle - Date.now());
-    this.stateTimer = setTimeout(() => {
-      this.stateTimer = undefined;
-      this.lastStateAt = Date.now();
-      // Building a snapshot of 10,000 roots costs milliseconds: only for someone listening.
-      if (this.listenerCount('state') > 0) this.emit('state', this.getState());
-    }, wait);
-  }
-
   private rootViews(registry: Registry): RootView[] {
-    return this.views.views(registry.roots, this.accessVersion, (id) => this.monitor.get(id));
+    return this.tracker.views.views(registry.roots, this.tracker.accessVersion, (id) => this.tracker.access(id));
   }
 
-  private addNotice(notice: Omit<Notice, 'id' | 'at'>): void {
+  private addNotice(notice: StoreNotice): void {
     this.notices = [...this.notices, { ...notice, id: randomUUID(), at: Date.now() }].slice(-MAX_NOTICES);
-    this.changed();
+    this.stateView.changed();
   }
 
-  private current(): Registry {
-    if (!this.registry) throw new CodedError('internal', 'The host has not started.');
-    return this.registry;
-  }
-
-  private connection(serverId: ServerId): ServerConnection {
+  private connection(serverId: ServerId) {
     const connection = this.connections.get(serverId);
     if (!connection) throw new CodedError('not-found', `No server with id ${serverId}.`);
     return connection;
   }
-}
-
-/** True when two root lists watch the same folders (a rename or grant changes neither). */
-function sameLocations(a: readonly RootRecord[] | undefined, b: readonly RootRecord[]): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i]?.id !== b[i]?.id || a[i]?.canonicalPath !== b[i]?.canonicalPath) return false;
-  }
-  return true;
-}
-
-// The same arrays for the same grants object: the UI builds its lookup Sets once per array.
-const grantedIdsCache = new WeakMap<Readonly<Record<RootId, GrantMode>>, { grantedRootIds: RootId[]; readOnlyRootIds: RootId[] }>();
-const NO_GRANTS = Object.freeze({ grantedRootIds: [] as RootId[], readOnlyRootIds: [] as RootId[] });
-
-function grantedIds(granted: Readonly<Record<RootId, GrantMode>> | undefined): { grantedRootIds: RootId[]; readOnlyRootIds: RootId[] } {
-  if (!granted) return NO_GRANTS;
-  let ids = grantedIdsCache.get(granted);
-  if (!ids) {
-    const entries = Object.entries(granted);
-    ids = {
-      grantedRootIds: entries.map(([rootId]) => rootId),
-      readOnlyRootIds: entries.filter(([, mode]) => mode === 'read-only').map(([rootId]) => rootId),
-    };
-    grantedIdsCache.set(granted, ids);
-  }
-  return ids;
 }

@@ -2,13 +2,15 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import { Client, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import readline from 'node:readline';
 import type { ActivityEntry, ActivityKind, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
-import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
-import { fileURLToPath } from 'node:url';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
+import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
+import { readBoundedLines } from './bounded-lines.js';
+import type { ExposedFolder, Exposure } from './exposure.js';
+import { decideRootsChange, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
 import { redactSecretValues, SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
@@ -16,7 +18,7 @@ export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as co
 
 export interface ConnectionHooks {
   /** The server's effective roots right now (cached, immutable arrays). */
-  exposureFor(serverId: string): { roots: readonly WireRoot[]; uris: readonly string[] };
+  exposureFor(serverId: string): Exposure;
   /**
    * Called after every roots/list answer, e.g. to raise a consent request. `expected` is true
    * when we caused the request ourselves (a restart to make the server forget its last folder).
@@ -30,8 +32,15 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   probeTimeoutMs?: number;
   reconnectDelaysMs?: readonly number[];
+  /**
+   * How long a server that asked for roots before may take to ask again after list_changed. One
+   * that does not is restarted so the change takes effect, and from then on restarted at once.
+   */
+  reaskWindowMs?: number;
   /** Opens the config's sealed secrets when the transport is built. */
   secrets?: SecretCodec;
+  /** Never start the server (tests of the contract and the UI that add commands they must not run). */
+  dormant?: boolean;
 }
 
 const MAX_STDERR_LINE = 2000;
@@ -48,9 +57,12 @@ export class ServerConnection {
   private connectedAt = 0;
   /** The era learned at the last connect: the next connect skips the probe. */
   private prior: PriorDiscovery | undefined;
-  private notificationOutstanding = false;
   /** Set while restarting to revoke the last root: the server's next roots/list is ours. */
   private forgetting = false;
+  /** The folders the running process was started with (arguments, sandbox mounts). */
+  private startedFolders: readonly ExposedFolder[] | undefined;
+  /** What this session was told, and whether the server re-asks after list_changed. */
+  private readonly session: RootsSession;
 
   constructor(
     private record: ServerRecord,
@@ -58,6 +70,7 @@ export class ServerConnection {
     private readonly options: ConnectionOptions = {},
   ) {
     this.status = { state: record.enabled ? 'disconnected' : 'disabled', rootsRequestCount: 0, listChangedCount: 0 };
+    this.session = new RootsSession(options.reaskWindowMs ?? DEFAULT_REASK_WINDOW_MS, () => this.didNotReask());
   }
 
   get id(): string {
@@ -73,6 +86,7 @@ export class ServerConnection {
       this.setStatus({ state: 'disabled', error: undefined, nextRetryAt: undefined });
       return;
     }
+    if (this.options.dormant) return;
     void this.connect();
   }
 
@@ -96,7 +110,9 @@ export class ServerConnection {
   async stop(): Promise<void> {
     this.generation++;
     clearTimeout(this.retryTimer);
+    this.session.reset();
     this.retryTimer = undefined;
+    this.startedFolders = undefined;
     const client = this.client;
     this.client = undefined;
     this.built = undefined;
@@ -121,30 +137,42 @@ export class ServerConnection {
   }
 
   /**
-   * The effective roots changed: tell the server, where the protocol lets us push. Returns whether
-   * a list_changed went out. While one is outstanding (the server has not asked since), another
-   * adds nothing: the server's next roots/list reads the newest list anyway.
+   * The effective roots changed: do what the roots-change policy says (notify, restart, nothing).
+   * Returns whether a list_changed went out or a restart began. While a notification is
+   * outstanding (the server has not asked since), another adds nothing: its next roots/list reads
+   * the newest list anyway.
    */
-  rootsChanged(nowEmpty: boolean): boolean {
-    if (this.injectsRoots) {
-      if (!this.record.enabled) return false;
-      void this.update(this.record, 'Restarted with the new folders as arguments.');
+  exposureChanged(after: Exposure): boolean {
+    if (!this.record.enabled) return false;
+    const action = decideRootsChange(this.facts(), after);
+    if (action.kind === 'none') return false;
+    if (action.kind === 'restart') {
+      if (action.why === 'forget') this.forgetting = true;
+      void this.update(this.record, RESTART_REASONS[action.why]);
       return true;
     }
+    if (this.session.notificationOutstanding || !this.record.sharing) return false;
+    return this.sendListChanged();
+  }
+
+  private facts(): SessionFacts {
     const client = this.client;
-    if (!client || this.status.state !== 'connected' || !this.record.sharing) return false;
-    // 2026-07-28 sessions have no list_changed: those servers ask again on every call.
-    if (client.getProtocolEra() === 'modern') return false;
-    if (nowEmpty) {
-      // Servers may keep their previous folders when told the list is empty (the reference
-      // filesystem server does). A fresh session is the only sure way to take the last one away.
-      this.forgetting = true;
-      void this.update(this.record, 'Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).');
-      return true;
-    }
-    if (this.notificationOutstanding) return false;
-    this.notificationOutstanding = true;
+    return {
+      started: this.startedFolders ? { folders: this.startedFolders } : undefined,
+      connected: client !== undefined && this.status.state === 'connected',
+      era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
+      injectsRoots: this.injectsRoots,
+      confined: false,
+      toldSomeRoots: this.session.toldSomeRoots,
+      reasks: this.session.reasks,
+    };
+  }
+
+  private sendListChanged(): boolean {
+    const client = this.client;
+    if (!client) return false;
     const generation = this.generation;
+    this.session.notified();
     this.status = { ...this.status, listChangedCount: this.status.listChangedCount + 1 };
     client.sendRootsListChanged().then(
       () => {
@@ -152,11 +180,18 @@ export class ServerConnection {
       },
       (error: unknown) => {
         if (generation !== this.generation) return;
-        this.notificationOutstanding = false;
+        this.session.notifyFailed();
         this.addActivity('error', `list_changed failed: ${message(error)}`);
       },
     );
     return true;
+  }
+
+  /** It did not ask again after list_changed: restart it now, and learn that changes reach it so. */
+  private didNotReask(): void {
+    this.setStatus({ rereadsRoots: false });
+    this.addActivity('info', 'It did not ask for its folders again after being told they changed: changes reach it by a restart from now on.');
+    void this.update(this.record, RESTART_REASONS.reask);
   }
 
   /** Calls a tool on the server: what the server itself reports is the truth tests check against. */
@@ -176,8 +211,9 @@ export class ServerConnection {
     const generation = ++this.generation;
     clearTimeout(this.retryTimer);
     let transportConfig = this.record.transport;
+    const exposure = this.hooks.exposureFor(this.record.id);
     if (this.injectsRoots) {
-      const folders = this.hooks.exposureFor(this.record.id).uris.map((uri) => fileURLToPath(uri));
+      const folders = exposure.folders.map((folder) => folder.path);
       if (folders.length === 0) {
         // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
         this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
@@ -218,10 +254,13 @@ export class ServerConnection {
     }
     this.client = client;
     this.built = built;
+    this.startedFolders = exposure.folders;
+    this.session.reset();
     if (built.stderr) this.captureStderr(built.stderr, generation);
     client.onclose = () => {
       if (generation !== this.generation) return;
       this.client = undefined;
+      this.startedFolders = undefined;
       this.addActivity('disconnect', 'The server closed the connection.');
       this.setStatus({ state: 'disconnected', pid: undefined });
       this.scheduleRetry(generation);
@@ -239,6 +278,7 @@ export class ServerConnection {
       // A cached era may be stale (the server was upgraded): probe afresh next time.
       this.prior = undefined;
       this.client = undefined;
+      this.startedFolders = undefined;
       // This failure is reported once, as an error: the close it causes is not a second event.
       client.onclose = undefined;
       void client.close().catch(() => undefined);
@@ -253,7 +293,6 @@ export class ServerConnection {
     const discover = client.getDiscoverResult();
     this.prior = era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
     this.connectedAt = Date.now();
-    this.notificationOutstanding = false;
     const info = client.getServerVersion();
     this.setStatus({
       state: 'connected',
@@ -289,7 +328,7 @@ export class ServerConnection {
   }
 
   private recordRootsRequest(roots: readonly WireRoot[], uris: readonly string[]): void {
-    this.notificationOutstanding = false;
+    if (this.session.answered(roots.length)) this.status = { ...this.status, rereadsRoots: true };
     this.status = {
       ...this.status,
       lastRootsRequest: { at: Date.now(), uris },
@@ -303,14 +342,15 @@ export class ServerConnection {
   }
 
   private captureStderr(stream: NodeJS.ReadableStream, generation: number): void {
-    const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
-    lines.on('line', (line) => {
-      if (generation !== this.generation || line.length === 0) return;
-      // A server that logs its own token must not show it to the UI.
-      const shown = redactSecretValues(line, this.record.transport);
-      this.addActivity('stderr', shown.length > MAX_STDERR_LINE ? `${shown.slice(0, MAX_STDERR_LINE)}…` : shown);
-    });
-    lines.on('error', () => undefined);
+    readBoundedLines(
+      stream,
+      (line) => {
+        if (generation !== this.generation || line.length === 0) return;
+        // A server that logs its own token must not show it to the UI.
+        this.addActivity('stderr', redactSecretValues(line, this.record.transport));
+      },
+      { maxLineChars: MAX_STDERR_LINE },
+    );
   }
 
   addActivity(kind: ActivityKind, text: string, uris?: readonly string[]): void {

@@ -7,7 +7,7 @@
 import { serverInputSchema } from '../../shared/contract.js';
 import type { ServerId } from '../../shared/domain.js';
 import { CodedError, toHostError, type ErrorCode } from '../../shared/result.js';
-import type { RootsHost } from '../host/roots-host.js';
+import type { ServerInput } from '../host/registry-edits.js';
 import { substituteVariables, variablesIn } from './entry-transport.js';
 import type { ImportCandidate } from './preview-import.js';
 
@@ -24,7 +24,12 @@ export interface ImportOutcome {
   failed: { key: string; name: string; code: ErrorCode; message: string }[];
 }
 
-export async function applyImport(host: Pick<RootsHost, 'addServer'>, choices: readonly ImportChoice[]): Promise<ImportOutcome> {
+/** Whatever adds servers: the app's host or a one-shot registry editor. */
+export interface ServerAdder {
+  addServer(input: ServerInput): Promise<{ id: ServerId }>;
+}
+
+export async function applyImport(host: ServerAdder, choices: readonly ImportChoice[]): Promise<ImportOutcome> {
   const outcome: ImportOutcome = { added: [], failed: [] };
   // Queued in one tick, the adds are written to the registry together, once.
   const settled = await Promise.allSettled(choices.map((choice) => addOne(host, choice)));
@@ -37,7 +42,7 @@ export async function applyImport(host: Pick<RootsHost, 'addServer'>, choices: r
   return outcome;
 }
 
-async function addOne(host: Pick<RootsHost, 'addServer'>, { candidate, name, values }: ImportChoice) {
+async function addOne(host: ServerAdder, { candidate, name, values }: ImportChoice) {
   if (candidate.proxiedServer !== undefined) {
     throw new CodedError('invalid-input', `"${candidate.originalName}" already runs through mcp-roots proxy (${candidate.proxiedServer}).`);
   }

@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { maskTransport } from '../../shared/secrets.js';
 import { CodedError, toHostError } from '../../shared/result.js';
-import { findServerRef } from '../cli/resolve-ref.js';
+import { findServerRef } from '../host/registry-refs.js';
 import { defaultConfigDir } from '../host/config-dir.js';
-import { RootsHost } from '../host/roots-host.js';
+import { RegistryEditor } from '../host/registry-commands.js';
 import { applyImport } from './apply-import.js';
 import { configLocations, existingConfigSources, type ConfigSource } from './config-locations.js';
 import { HOST_KINDS, HOST_LABELS, inferHostKind, isHostKind, type HostKind } from './host-kind.js';
@@ -39,11 +39,11 @@ export interface RunImportOptions extends Output {
 
 export async function runImport(options: RunImportOptions): Promise<number> {
   const { out = process.stdout, err = process.stderr } = options;
-  const host = new RootsHost({ configDir: options.configDir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
+  let editor: RegistryEditor | undefined;
   try {
     const sources = importSources(options);
-    await host.start();
-    const preview = await previewImport(sources, host.registrySnapshot);
+    editor = await RegistryEditor.open(options.configDir);
+    const preview = await previewImport(sources, editor.registry);
     if (!options.apply) {
       out.write(options.json ? `${JSON.stringify(maskPreview(preview), null, 2)}\n` : `${formatPreview(sources, preview)}\n`);
       return preview.errors.length > 0 && preview.candidates.length === 0 ? 1 : 0;
@@ -52,7 +52,7 @@ export async function runImport(options: RunImportOptions): Promise<number> {
       ? preview.candidates.filter((candidate) => options.only?.includes(candidate.originalName) && candidate.proxiedServer === undefined)
       : importable(preview);
     const values = pairs(options.values ?? []);
-    const outcome = await applyImport(host, chosen.map((candidate) => ({ candidate, values })));
+    const outcome = await applyImport(editor, chosen.map((candidate) => ({ candidate, values })));
     if (options.json) out.write(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
       for (const added of outcome.added) {
@@ -67,7 +67,7 @@ export async function runImport(options: RunImportOptions): Promise<number> {
     err.write(`mcp-roots: ${toHostError(error).message}\n`);
     return toHostError(error).code === 'invalid-input' ? 2 : 1;
   } finally {
-    await host.stop();
+    await editor?.close();
   }
 }
 
@@ -90,15 +90,16 @@ export interface RunUseWithOptions extends Output {
 
 export async function runUseWith(options: RunUseWithOptions): Promise<number> {
   const { out = process.stdout, err = process.stderr } = options;
-  const host = new RootsHost({ configDir: options.configDir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
+  let editor: RegistryEditor | undefined;
   try {
     if (!isHostKind(options.host)) throw new CodedError('invalid-input', `use-with takes one of: ${HOST_KINDS.join(', ')}.`);
     if (options.servers.length === 0) throw new CodedError('invalid-input', 'use-with needs at least one SERVER.');
     if (options.launcher !== undefined && options.launcher !== 'node' && options.launcher !== 'path') {
       throw new CodedError('invalid-input', '--launcher is node or path.');
     }
-    await host.start();
-    const records = options.servers.map((ref) => findServerRef(host.registrySnapshot, ref));
+    editor = await RegistryEditor.open(options.configDir);
+    const registry = editor.registry;
+    const records = options.servers.map((ref) => findServerRef(registry, ref));
     const file = options.file ?? defaultHostFile(options.host, options.workspace);
     const result = await useWith(options.host, file, records, {
       launcher: options.launcher === 'path' ? pathLauncher() : nodeLauncher(),
@@ -119,7 +120,7 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     err.write(`mcp-roots: ${message}\n`);
     return code === 'invalid-input' ? 2 : 1;
   } finally {
-    await host.stop();
+    await editor?.close();
   }
 }
 

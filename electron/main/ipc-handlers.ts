@@ -4,8 +4,9 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { channels } from '../../shared/contract.js';
 import { fail, type Result } from '../../shared/result.js';
-import { dispatch } from '../host/contract-handlers.js';
+import { dispatch, hostHandlers, type ContractHandlers } from '../host/contract-handlers.js';
 import type { RootsHost } from '../host/roots-host.js';
+import { importHandlers } from '../import/import-handlers.js';
 import { dispatchDesktop, type DesktopDeps } from './desktop-channels.js';
 import { desktopChannelNames } from '../preload/ipc-channel-names.js';
 import type { SenderCheck } from './trusted-sender.js';
@@ -13,9 +14,12 @@ import type { SenderCheck } from './trusted-sender.js';
 type IpcRegistry = Pick<IpcMain, 'handle' | 'removeHandler'>;
 type Unregister = () => void;
 
+/** Every channel the desktop app answers: the host's own and the import feature's. */
+const handlers: ContractHandlers = { ...hostHandlers, ...importHandlers };
+
 export function registerContractHandlers(ipcMain: IpcRegistry, host: RootsHost, isTrustedSender: SenderCheck): Unregister {
   for (const channel of channels) {
-    handleTrusted(ipcMain, channel, isTrustedSender, (payload) => dispatch(host, channel, payload));
+    handleTrusted(ipcMain, channel, isTrustedSender, (payload) => dispatch(handlers, host, channel, payload));
   }
   return () => channels.forEach((channel) => ipcMain.removeHandler(channel));
 }

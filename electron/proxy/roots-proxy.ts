@@ -8,7 +8,10 @@
 // The proxy's own requests to the server use ids no host uses (see ProxyIds); it sends no
 // request to the host at all, so neither id space can collide.
 import type { WireRoot } from '../../shared/domain.js';
+import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
+import { decideRootsChange, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, RootsSession } from '../host/roots-session.js';
 import {
   asSdkMessage,
   errorResponse,
@@ -53,6 +56,7 @@ export type SessionStatus = Pick<
   | 'rootsRequestCount'
   | 'listChangedCount'
   | 'restartCount'
+  | 'rereadsRoots'
   | 'messagesFromHost'
   | 'messagesFromServer'
   | 'error'
@@ -60,7 +64,7 @@ export type SessionStatus = Pick<
 
 export interface RootsProxyHooks {
   /** The server's effective roots in the registry right now. */
-  rootsFor(): readonly WireRoot[];
+  exposure(): Exposure;
   /** Starts the real server (a fresh process or session) with these handlers attached. */
   openUpstream(handlers: UpstreamHandlers): Promise<Upstream>;
   /** The server takes its folders as arguments: a change means a restart, and no roots capability. */
@@ -99,8 +103,10 @@ export class RootsProxy {
   private initialized = false;
   /** Roots keys of a mixed input_required round the host is answering the rest of. */
   private pendingRootsKeys: string[] = [];
-  private notificationOutstanding = false;
-  private toldSomeRoots = false;
+  /** The folders the server process was started with (its arguments, its sandbox's mounts). */
+  private startedFolders: readonly ExposedFolder[] | undefined;
+  /** What this session was told, and whether the server re-asks after list_changed. */
+  private readonly session: RootsSession;
   private restarting: Promise<void> | undefined;
   private restartAgain: string | undefined;
   private closing = false;
@@ -109,33 +115,45 @@ export class RootsProxy {
     private readonly host: HostChannel,
     private readonly hooks: RootsProxyHooks,
     readonly policy: RootsPolicy = 'registry',
+    reaskWindowMs = DEFAULT_REASK_WINDOW_MS,
   ) {
     host.onmessage = (message) => this.fromHost(message);
+    this.session = new RootsSession(reaskWindowMs, () => {
+      this.update({ rereadsRoots: false });
+      this.hooks.log('The server did not ask for its folders again after being told they changed: changes reach it by a restart from now on.');
+      void this.restart(RESTART_REASONS.reask);
+    });
   }
 
   async start(): Promise<void> {
     await this.connect();
   }
 
-  /** The registry changed this server's effective roots. */
-  rootsChanged(): void {
+  /** The registry (or a folder's accessibility) changed this server's effective roots to `after`. */
+  rootsChanged(after: Exposure): void {
     if (this.policy !== 'registry' || this.closing) return;
-    if (this.hooks.injectsRoots()) {
-      void this.restart('Restarted with the new folders as arguments.');
+    const action = decideRootsChange(this.facts(), after);
+    if (action.kind === 'restart') {
+      void this.restart(RESTART_REASONS[action.why]);
       return;
     }
-    // Before `initialized` the server has not asked yet; 2026-07-28 servers ask on every call.
-    if (!this.ready || !this.initialized || this.status.era === 'modern') return;
-    if (this.hooks.rootsFor().length === 0 && this.toldSomeRoots) {
-      // Servers may keep their previous folders when told the list is empty (server-filesystem
-      // does): a fresh session is the only sure way to take the last one away.
-      void this.restart('Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).');
-      return;
-    }
-    if (this.notificationOutstanding) return;
-    this.notificationOutstanding = true;
+    if (action.kind === 'none' || this.session.notificationOutstanding) return;
+    this.session.notified();
     this.update({ listChangedCount: this.status.listChangedCount + 1 });
     this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+  }
+
+  private facts(): SessionFacts {
+    return {
+      started: this.startedFolders ? { folders: this.startedFolders } : undefined,
+      // Before `initialized` the server has not asked yet: it reads the newest list when it does.
+      connected: this.ready && this.initialized,
+      era: this.status.era,
+      injectsRoots: this.hooks.injectsRoots(),
+      confined: false,
+      toldSomeRoots: this.session.toldSomeRoots,
+      reasks: this.session.reasks,
+    };
   }
 
   /** Restarts the real server behind the host's back: a config change or a revocation. */
@@ -162,6 +180,7 @@ export class RootsProxy {
     if (this.closing) return;
     this.closing = true;
     this.generation++;
+    this.session.stop();
     const upstream = this.upstream;
     this.upstream = undefined;
     this.ready = false;
@@ -174,6 +193,9 @@ export class RootsProxy {
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     this.update({ state: 'connecting', error: undefined });
+    // Read now, in the same tick as the spawn that uses them: a change after this restarts it again.
+    this.startedFolders = this.hooks.exposure().folders;
+    this.session.reset();
     const upstream = await this.hooks.openUpstream({
       onmessage: (message) => {
         if (generation === this.generation && isMessage(message)) this.fromServer(message);
@@ -237,8 +259,8 @@ export class RootsProxy {
     }
     this.calls.clear();
     this.pendingRootsKeys = [];
-    this.notificationOutstanding = false;
-    this.toldSomeRoots = false;
+    this.startedFolders = undefined;
+    this.session.reset();
     await old?.transport.close().catch(() => undefined);
     try {
       await this.connect();
@@ -396,9 +418,8 @@ export class RootsProxy {
   }
 
   private answerRoots(): readonly WireRoot[] {
-    const roots = this.hooks.rootsFor();
-    this.notificationOutstanding = false;
-    this.toldSomeRoots = roots.length > 0;
+    const roots = this.hooks.exposure().roots;
+    if (this.session.answered(roots.length)) this.update({ rereadsRoots: true });
     this.update({
       lastRootsRequest: { at: Date.now(), uris: roots.map((root) => root.uri) },
       rootsRequestCount: this.status.rootsRequestCount + 1,

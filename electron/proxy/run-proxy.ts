@@ -1,13 +1,16 @@
-// `mcp-roots proxy SERVER`: a host launches this in place of the real server. It reads the
-// registry (file-watched, so edits in the app or the CLI arrive live), starts the real server
-// from its registry config and stands between the two until the host closes stdin.
+// `mcp-roots proxy SERVER`: a host launches this in place of the real server. It follows the
+// registry (a reader: it never writes it nor waits for its lock), watches only the folders granted
+// to its one server, starts the real server from its registry config and stands between the two
+// until the host closes stdin. Registry snapshots, not any UI's state, drive it: each one goes
+// through the same roots-change policy as the app's own connections.
 import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import type { ServerRecord } from '../../shared/domain.js';
+import type { Registry, ServerRecord } from '../../shared/domain.js';
 import { toHostError } from '../../shared/result.js';
-import { findServerRef } from '../cli/resolve-ref.js';
 import { usesRootPlaceholders } from '../host/argument-injection.js';
-import { RootsHost } from '../host/roots-host.js';
+import { ExposureTracker } from '../host/exposure-tracker.js';
+import { findServerRef } from '../host/registry-refs.js';
+import { RegistryModel } from '../host/registry-model.js';
+import { describeConfigChange, needsRestart } from '../host/roots-change-policy.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
@@ -23,6 +26,8 @@ export interface RunProxyOptions {
   stderr?: Writable;
   /** Off in tests that run several proxies in one process. */
   handleSignals?: boolean;
+  /** How often the registry file is looked at without a watch event. */
+  registryPollMs?: number;
 }
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -32,18 +37,24 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
   const log = (line: string) => stderr.write(`[mcp-roots proxy ${options.server}] ${line}\n`);
   const policy = options.rootsPolicy ?? 'registry';
-  const host = new RootsHost({ configDir: options.configDir, connectServers: false, stateThrottleMs: 100 });
+  const model = new RegistryModel({
+    configDir: options.configDir,
+    role: 'follower',
+    follow: true,
+    ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),
+  });
   let record: ServerRecord;
   try {
-    await host.start();
-    record = findServerRef(host.registrySnapshot, options.server);
+    for (const notice of await model.open()) log(notice.message);
+    record = findServerRef(model.current, options.server);
   } catch (error) {
     log(toHostError(error).message);
-    await host.stop();
+    await model.close();
     return 1;
   }
   const serverId = record.id;
-  const currentRecord = () => host.registrySnapshot.servers.find((server) => server.id === serverId);
+  const tracker = new ExposureTracker({ scope: serverId });
+  tracker.update(model.current);
   if (!record.enabled || !record.sharing) {
     log(`"${record.name}" is ${record.enabled ? 'not sharing roots' : 'disabled'} in MCP Roots Manager: it is told no folders.`);
   }
@@ -51,59 +62,45 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   const startedAt = Date.now();
   const status = new ProxyStatusWriter(
     options.configDir,
-    {
-      proxyPid: process.pid,
-      serverId,
-      serverName: record.name,
-      startedAt,
-      updatedAt: startedAt,
-      ...FRESH_SESSION,
-      rootsPolicy: policy,
-    },
+    { proxyPid: process.pid, serverId, serverName: record.name, startedAt, updatedAt: startedAt, ...FRESH_SESSION, rootsPolicy: policy },
     250,
     log,
   );
   const channel = new StdioChannel(options.stdin ?? process.stdin, options.stdout ?? process.stdout, log);
+  /** The config the real server runs with now. */
   let running = record;
   const proxy = new RootsProxy(
     channel,
     {
-      rootsFor: () => host.rootsFor(serverId),
+      exposure: () => tracker.get(serverId),
       openUpstream: (handlers) => {
-        running = currentRecord() ?? running;
-        const folders = host.rootsFor(serverId).map((root) => fileURLToPath(root.uri));
+        const folders = tracker.get(serverId).folders.map((folder) => folder.path);
         return openUpstream(running.transport, folders, handlers, stderr);
       },
-      injectsRoots: () => usesRootPlaceholders((currentRecord() ?? running).transport),
-      statusChanged: (session) => status.update({ ...session, serverName: (currentRecord() ?? running).name }),
+      injectsRoots: () => usesRootPlaceholders(running.transport),
+      statusChanged: (session) => status.update({ ...session, serverName: running.name }),
       log,
     },
     policy,
   );
   if (policy === 'registry') log('roots policy: registry (the host\'s own roots, if any, are not passed on)');
 
-  const onExposure = (ids: string[]) => {
-    if (ids.includes(serverId)) proxy.rootsChanged();
-  };
   let removed = false;
-  const onState = () => {
-    const next = currentRecord();
-    if (!next) {
-      // Removed from the registry: no exposure event names it any more, yet it must lose its folders.
-      if (!removed) {
-        removed = true;
-        log(`"${running.name}" was removed from MCP Roots Manager: it is told no folders.`);
-        proxy.rootsChanged();
-      }
-      return;
-    }
-    removed = false;
-    if (JSON.stringify(next.transport) !== JSON.stringify(running.transport)) {
-      void proxy.restart('The server configuration changed in MCP Roots Manager.');
-    }
+  const onRegistry = ({ registry }: { registry: Registry }) => {
+    const next = registry.servers.find((server) => server.id === serverId);
+    if (!next && !removed) log(`"${running.name}" was removed from MCP Roots Manager: it is told no folders.`);
+    removed = next === undefined;
+    const configChanged = next !== undefined && needsRestart(running, next);
+    const reason = next && configChanged ? describeConfigChange(running, next) : undefined;
+    if (next) running = next;
+    const change = tracker.update(registry);
+    // A new config means a new process, which reads the newest folders itself.
+    if (reason) void proxy.restart(`${reason} (changed in MCP Roots Manager)`);
+    else if (change.changed.includes(serverId)) proxy.rootsChanged(tracker.get(serverId));
   };
-  host.on('exposure', onExposure);
-  host.on('state', onState);
+  const onAccess = () => proxy.rootsChanged(tracker.get(serverId));
+  model.on('change', onRegistry);
+  tracker.on('change', onAccess);
 
   return new Promise<number>((resolve) => {
     let finished = false;
@@ -111,11 +108,12 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       if (finished) return;
       finished = true;
       for (const signal of SIGNALS) process.off(signal, onSignal);
-      host.off('exposure', onExposure);
-      host.off('state', onState);
+      model.off('change', onRegistry);
+      tracker.off('change', onAccess);
       await proxy.close();
       status.remove();
-      await host.stop();
+      tracker.stop();
+      await model.close();
       channel.stop();
       resolve(code);
     };

@@ -3,11 +3,15 @@
 // (method, size, JSON) get an HTTP status and the same Result shape.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isChannel } from '../../shared/contract.js';
-import { dispatch } from '../host/contract-handlers.js';
+import { dispatch, hostHandlers, type ContractHandlers } from '../host/contract-handlers.js';
 import type { RootsHost } from '../host/roots-host.js';
+import { importHandlers } from '../import/import-handlers.js';
 import { sendError, sendJson } from './http-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { MAX_BODY_BYTES } from './serve-protocol.js';
+
+/** Every channel `serve` answers: the host's own and the import feature's. */
+const handlers: ContractHandlers = { ...hostHandlers, ...importHandlers };
 
 export async function handleApiCall(host: RootsHost, channel: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'POST') {
@@ -24,6 +28,6 @@ export async function handleApiCall(host: RootsHost, channel: string, req: Incom
   }
   if (body.kind === 'bad-json') return sendError(res, 400, 'invalid-input', body.message);
   if (!isChannel(channel)) return sendError(res, 404, 'invalid-input', `Unknown channel: ${channel.slice(0, 100)}`);
-  const result = await dispatch(host, channel, body.kind === 'json' ? body.value : undefined);
+  const result = await dispatch(handlers, host, channel, body.kind === 'json' ? body.value : undefined);
   sendJson(res, 200, result);
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RootsHost, type RootsHostOptions } from '../../electron/host/roots-host.js';
+import { waitFor } from '../support/wait-for.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -34,12 +35,9 @@ export function makeFolders(count: number): string[] {
   });
 }
 
+/** The tests' one waitFor, polling often: a benchmark waits for facts too. */
 export async function waitUntil(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('benchmark wait timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(check, { timeoutMs, intervalMs: 5, what: 'a benchmark condition' });
 }
 
 /** Records when a roots/list_changed leaves for each stdio transport (performance.now()). */

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RegistryStore } from '../../electron/host/registry-store.js';
-import { RootsHost } from '../../electron/host/roots-host.js';
+import { RegistryEditor } from '../../electron/host/registry-commands.js';
 import type { Registry } from '../../shared/domain.js';
 import { emptyRegistry } from '../../shared/registry-schema.js';
 import { benchDir } from './bench-env.js';
@@ -38,22 +38,23 @@ export async function registryIo(sizes: number[], repeats: number): Promise<Figu
     const dir = benchDir('registry');
     const seed = new RegistryStore(dir);
     seed.open();
-    seed.write(registryWith(size));
+    const release = await seed.lock();
+    await seed.write(registryWith(size));
+    release();
     const loads: number[] = [];
     for (let i = 0; i < repeats; i++) {
       const start = performance.now();
       new RegistryStore(dir).open();
       loads.push(performance.now() - start);
     }
-    const host = new RootsHost({ configDir: dir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
-    await host.start();
+    const editor = await RegistryEditor.open(dir);
     const persists: number[] = [];
     for (let i = 0; i < repeats; i++) {
       const start = performance.now();
-      await host.renameRoot('root-0', `renamed-${i}`);
+      await editor.renameRoot('root-0', `renamed-${i}`);
       persists.push(performance.now() - start);
     }
-    await host.stop();
+    await editor.close();
     const bytes = fs.statSync(path.join(dir, 'config.json')).size;
     figures.push(
       {

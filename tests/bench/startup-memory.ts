@@ -1,5 +1,6 @@
 // Section 7: start-up with 10 stdio servers (host ready, every server's first roots/list
 // answered) and the host's resident memory idle with 50 servers and 10,000 roots.
+import { RegistryEditor } from '../../electron/host/registry-commands.js';
 import { RootsHost } from '../../electron/host/roots-host.js';
 import { addServers, benchDir, makeFolders, startBenchHost, waitUntil } from './bench-env.js';
 import type { Figure } from './figures.js';
@@ -8,13 +9,13 @@ export async function startup(serverCount: number): Promise<Figure[]> {
   // Prepare a registry with the servers and a grant each, then start a fresh host on it.
   const configDir = benchDir('startup');
   const folders = makeFolders(3);
-  const seed = await startBenchHost({ configDir, connectServers: false });
+  const seed = await RegistryEditor.open(configDir);
   const { added } = await seed.addRoots(folders);
   for (let i = 0; i < serverCount; i++) {
     const server = await seed.addServer({ name: `s${i}`, transport: (await import('./bench-env.js')).timingServer, enabled: true, sharing: true });
     await seed.setGrants([server.id], added.map((root) => root.id), true);
   }
-  await seed.stop();
+  await seed.close();
 
   const start = performance.now();
   const host = new RootsHost({ configDir });

@@ -1,4 +1,5 @@
-// The CLI in another process edits the same registry; a running host tells its servers within 1 s.
+// The CLI in another process edits the same registry; a running host tells its servers (how fast:
+// the benchmark).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +22,7 @@ afterEach(async () => {
 });
 
 describe('CLI edits reach a running host', () => {
-  it('mcp-roots grant / revoke in another process changes what server-filesystem sees within 1 s', async () => {
+  it('mcp-roots grant / revoke in another process changes what server-filesystem sees', async () => {
     const host = await startHost();
     const configDir = host.store.configDir;
     const folder = tempDir('cli-folder-');
@@ -31,16 +32,12 @@ describe('CLI edits reach a running host', () => {
     expect(added.stdout).toContain('added');
     await waitFor(() => host.getState().roots.length === 1, { what: 'root from the CLI' });
 
-    const before = Date.now();
     await cli(configDir, 'grant', 'filesystem', folder);
     // The CLI process has exited here; from now on only the host's file watch can react.
-    const exited = Date.now();
     await waitFor(
       async () => allowedDirectories(await callText(host, fsServer, 'list_allowed_directories')).includes(folder),
       { what: 'the grant to reach the server', intervalMs: 10 },
     );
-    const reachedIn = Date.now() - exited;
-    expect(reachedIn, `grant reached the server ${reachedIn} ms after the CLI exited (${exited - before} ms CLI run)`).toBeLessThan(1000);
 
     const status = await cli(configDir, 'status', '--json');
     const state = JSON.parse(status.stdout) as { servers: { name: string; grantedRootIds: string[] }[] };
@@ -72,7 +69,7 @@ describe('CLI edits reach a running host', () => {
 
   it('adds stdio and http servers with env and headers', async () => {
     const configDir = tempDir('cli-config-');
-    await cli(configDir, 'servers', 'add', 'local', '--command', 'node', '--arg', 'server.js', '--env', 'TOKEN=abc', '--disabled');
+    await cli(configDir, 'servers', 'add', 'local', '--command', 'node', '--arg', 'server.js', '--env', 'TOKEN=tok-s3cr3t-value', '--disabled');
     await cli(configDir, 'servers', 'add', 'remote', '--url', 'https://mcp.example.com/mcp', '--header', 'Authorization: Bearer x', '--transport', 'sse', '--disabled');
     const list = JSON.parse((await cli(configDir, 'servers', 'list', '--json')).stdout) as {
       name: string;
@@ -81,7 +78,7 @@ describe('CLI edits reach a running host', () => {
     expect(list.map((server) => server.name)).toEqual(['local', 'remote']);
     expect(list[0]?.transport).toMatchObject({ type: 'stdio', command: 'node', args: ['server.js'] });
     // Secrets never leave the host in clear, not even to the CLI's JSON.
-    expect(JSON.stringify(list)).not.toContain('abc');
+    expect(JSON.stringify(list)).not.toContain('tok-s3cr3t-value');
     expect(JSON.stringify(list)).not.toContain('Bearer x');
     expect(list[1]?.transport).toMatchObject({ type: 'sse', url: 'https://mcp.example.com/mcp' });
   });

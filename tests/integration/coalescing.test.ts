@@ -22,12 +22,19 @@ describe('coalescing', () => {
     const fsServer = await addConnectedServer(host, 'filesystem', filesystemServer());
     const everything = await addConnectedServer(host, 'everything', everythingServer());
     const bystander = await addConnectedServer(host, 'bystander', everythingServer());
-    // Give each a first root, and wait until all three have settled on it.
+    // Give each a first root, and wait until all three have asked for it and been told it
+    // (server-everything's first sync comes ~350 ms after it starts).
     await host.setGrants([fsServer, everything, bystander], [rootIds[0] as string], true);
     await waitFor(async () => allowedDirectories(await callText(host, fsServer, 'list_allowed_directories')).length === 1, {
       what: 'first root',
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(
+      () =>
+        [fsServer, everything, bystander].every(
+          (id) => host.getState().servers.find((server) => server.id === id)?.status.lastRootsRequest?.uris.length === 1,
+        ),
+      { what: 'all three told their first root' },
+    );
 
     const notified: string[] = [];
     host.on('notified', (ids) => notified.push(...ids));
@@ -37,8 +44,8 @@ describe('coalescing', () => {
       // Grant and revoke in turns; the last word for every root is "granted" except the first's.
       edits.push(host.setGrants([fsServer, everything], [rootId], i >= 900 || i % 2 === 0));
     }
+    // One tick, one batch, one flush: every notification these edits cause has gone out once they resolve.
     await Promise.all(edits);
-    await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(notified.filter((id) => id === fsServer)).toHaveLength(1);
     expect(notified.filter((id) => id === everything)).toHaveLength(1);

@@ -68,13 +68,11 @@ describe('exposure through real servers', () => {
       what: 'doomed folder visible',
     });
 
-    const removedAt = Date.now();
     fs.rmSync(doomed, { recursive: true });
+    // How fast: the benchmark (section 4); here only that it happens.
     await waitFor(() => host.getState().roots.find((root) => root.id === doomedId)?.access.state === 'missing', {
       what: 'missing badge',
     });
-    const detectedIn = Date.now() - removedAt;
-    expect(detectedIn).toBeLessThan(1000);
     await waitFor(
       async () => {
         const seen = everythingRoots(await callText(host, everything, 'get-roots-list'));

@@ -7,9 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listLiveProxies } from '../../electron/host/proxy-status.js';
-import { RootsHost } from '../../electron/host/roots-host.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
-import { addRoot } from '../support/host-harness.js';
+import { addRoot, editRegistry } from '../support/host-harness.js';
 import { EVERYTHING_ENTRY, FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 import { RawPeer, type RawMessage } from './raw-peer.js';
 
@@ -24,12 +23,11 @@ afterEach(async () => {
 
 async function registryWith(name: string, transport: StdioTransportConfig, folders: string[]): Promise<string> {
   const configDir = tempDir('passthrough-config-');
-  const host = new RootsHost({ configDir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
-  await host.start();
-  const rootIds = await Promise.all(folders.map((folder) => addRoot(host, folder)));
-  const server = await host.addServer({ name, transport, enabled: true, sharing: true });
-  await host.setGrants([server.id], rootIds, true);
-  await host.stop();
+  await editRegistry(configDir, async (editor) => {
+    const rootIds = await Promise.all(folders.map((folder) => addRoot(editor, folder)));
+    const server = await editor.addServer({ name, transport, enabled: true, sharing: true });
+    await editor.setGrants([server.id], rootIds, true);
+  });
   return configDir;
 }
 
@@ -154,7 +152,10 @@ describe('the proxy passes everything but roots through unchanged', () => {
     }
     const after = await both(direct, proxied, 6, 'ping');
     expect(after.proxied).toEqual(after.direct);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The same operation started after the cancelled one: once it is answered, the cancelled one
+    // would have been answered too, had it not been cancelled.
+    const later = await both(direct, proxied, 7, 'tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } });
+    expect(later.proxied).toEqual(later.direct);
     expect(direct.received.some((message) => message.id === 5)).toBe(false);
     expect(proxied.received.some((message) => message.id === 5)).toBe(false);
 

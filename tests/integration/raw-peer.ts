@@ -46,7 +46,7 @@ export class RawPeer {
     this.child.stdin.write(`${line}\n`);
   }
 
-  async request(id: string | number, method: string, params?: Record<string, unknown>, timeoutMs = 10_000): Promise<RawMessage> {
+  async request(id: string | number, method: string, params?: Record<string, unknown>, timeoutMs = 30_000): Promise<RawMessage> {
     this.send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
     return this.waitFor((message) => message.id === id && message.method === undefined, timeoutMs, `a response to ${method} #${id}`);
   }
@@ -55,7 +55,7 @@ export class RawPeer {
     this.send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) });
   }
 
-  async waitFor(match: (message: RawMessage) => boolean, timeoutMs = 10_000, what = 'a message'): Promise<RawMessage> {
+  async waitFor(match: (message: RawMessage) => boolean, timeoutMs = 30_000, what = 'a message'): Promise<RawMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.received.find(match);

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/host/contract-handlers.js';
+import { dispatch } from '../support/host-harness.js';
 import { CONFIG_FILE } from '../../electron/host/registry-store.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import type { ServerView } from '../../shared/domain.js';
@@ -121,7 +121,7 @@ describe('secrets at rest', () => {
     const configDir = tempDir('mcp-roots-config-');
     const countFile = path.join(tempDir('spawns-'), 'count');
     const transport = countingWrapper({ ...everythingServer(), env: { MCP_SECRET_PROBE: SECRET } }, countFile);
-    const app = await startHost({ configDir, secrets: fakeSecretCodec(), connectServers: false });
+    const app = await startHost({ configDir, secrets: fakeSecretCodec(), runServers: false });
     const { id } = await app.addServer({ name: 'everything', transport, enabled: true, sharing: true });
     await app.stop();
     expect(fs.readFileSync(path.join(configDir, CONFIG_FILE), 'utf8')).not.toContain(SECRET);
@@ -131,8 +131,8 @@ describe('secrets at rest', () => {
     const status = statusOf(headless, id);
     expect(status?.error).toContain('MCP_SECRET_PROBE');
     expect(status?.error).toMatch(/this secret was encrypted by the desktop app .*; start the server there or re-enter it/);
-    // No retry loop, and no child ever saw "enc:v1:…" as its value.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // No retry loop (none is even scheduled), and no child ever saw "enc:v1:…" as its value.
+    expect(status?.nextRetryAt).toBeUndefined();
     expect(headless.activity(id).filter((entry) => entry.kind === 'error').reduce((sum, entry) => sum + (entry.count ?? 1), 0)).toBe(1);
     expect(fs.existsSync(countFile)).toBe(false);
 

@@ -1,5 +1,9 @@
-// Starts a RootsHost on a temp config dir and stops it (and every child server) afterwards.
+// Starts a RootsHost on a temp config dir and stops it (and every child server) afterwards; opens
+// one-shot registry editors that stand in for another process (the CLI, another window).
+import { dispatch as dispatchWith, hostHandlers, type ContractHandlers } from '../../electron/host/contract-handlers.js';
+import { RegistryEditor } from '../../electron/host/registry-commands.js';
 import { RootsHost, type RootsHostOptions } from '../../electron/host/roots-host.js';
+import { importHandlers } from '../../electron/import/import-handlers.js';
 import type { TransportConfig } from '../../shared/domain.js';
 import { tempDir } from './temp-dirs.js';
 import { toolText, waitFor } from './index.js';
@@ -17,6 +21,23 @@ export async function stopHosts(): Promise<void> {
   await Promise.all(running.splice(0).map((host) => host.stop()));
 }
 
+/** Edits a registry the way another process would (its own one-writer queue), then lets go of it. */
+export async function editRegistry<T>(configDir: string, edit: (editor: RegistryEditor) => Promise<T>): Promise<T> {
+  const editor = await RegistryEditor.open(configDir);
+  try {
+    return await edit(editor);
+  } finally {
+    await editor.close();
+  }
+}
+
+/** Every channel, as the shells wire them. */
+const handlers: ContractHandlers = { ...hostHandlers, ...importHandlers };
+
+export function dispatch(host: RootsHost, channel: unknown, payload: unknown) {
+  return dispatchWith(handlers, host, channel, payload);
+}
+
 export async function addConnectedServer(host: RootsHost, name: string, transport: TransportConfig): Promise<string> {
   const server = await host.addServer({ name, transport, enabled: true, sharing: true });
   await waitFor(() => host.getState().servers.find((s) => s.id === server.id)?.status.state === 'connected', {
@@ -26,7 +47,7 @@ export async function addConnectedServer(host: RootsHost, name: string, transpor
   return server.id;
 }
 
-export async function addRoot(host: RootsHost, folder: string): Promise<string> {
+export async function addRoot(host: { addRoots(paths: string[]): Promise<{ added: { id: string }[]; failed: unknown[] }> }, folder: string): Promise<string> {
   const result = await host.addRoots([folder]);
   const added = result.added[0];
   if (!added) throw new Error(`could not add ${folder}: ${JSON.stringify(result.failed)}`);

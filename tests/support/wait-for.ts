@@ -1,7 +1,8 @@
-// Polls until a condition holds: integration tests wait for real servers, never sleep blindly.
+// The one wait of the tests: polls until a condition holds, never sleeps blindly. The timeout is
+// generous on purpose: it only decides how long a failing test takes, and a loaded machine is slow.
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
-  { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = {},
+  { timeoutMs = 20_000, intervalMs = 25, what = 'condition' } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;

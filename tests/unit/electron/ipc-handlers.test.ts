@@ -46,7 +46,7 @@ function register(check?: SenderCheck): void {
 beforeEach(async () => {
   resetElectronMock();
   warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  host = new RootsHost({ configDir: tempDir('mcp-roots-ipc-'), connectServers: false, watchStore: false, stateThrottleMs: 0 });
+  host = new RootsHost({ configDir: tempDir('mcp-roots-ipc-'), runServers: false, stateThrottleMs: 0 });
   await host.start();
   configFile = host.store.path;
   window = new FakeBrowserWindow({});

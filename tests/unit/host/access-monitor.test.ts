@@ -31,15 +31,14 @@ describe('AccessMonitor', () => {
     expect(m.get('file').state).toBe('not-directory');
   });
 
-  it('notices a deleted folder through its watcher, well under a second', async () => {
+  it('notices a deleted folder through its watcher, not the sweep', async () => {
     const dir = path.join(tempDir(), 'watched');
     fs.mkdirSync(dir);
     const m = monitor(60_000); // no sweep: only the watcher can see it
     m.setRoots([{ id: 'r', canonicalPath: dir }]);
-    const removed = Date.now();
     fs.rmSync(dir, { recursive: true });
-    await waitFor(() => m.get('r').state === 'missing', { what: 'missing', timeoutMs: 1000 });
-    expect(Date.now() - removed).toBeLessThan(1000);
+    // Well before the first sweep (60 s): only the watcher can have seen it. How fast: the benchmark.
+    await waitFor(() => m.get('r').state === 'missing', { what: 'missing', timeoutMs: 30_000 });
   });
 
   it('notices a renamed parent, a restored folder and a folder swapped for a symlink through the sweep', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../../electron/host/contract-handlers.js';
+import { dispatch } from '../../support/host-harness.js';
 import { channels } from '../../../shared/contract.js';
 import type { HostState } from '../../../shared/domain.js';
 import { startHost, stopHosts } from '../../support/host-harness.js';
@@ -27,7 +27,7 @@ const hostile: unknown[] = [
 
 describe('dispatch', () => {
   it('round-trips a valid call', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const folder = tempDir();
     const added = await dispatch(host, 'roots.add', { paths: [folder] });
     expect(added).toMatchObject({ ok: true, value: { added: [{ canonicalPath: folder }], failed: [] } });
@@ -36,7 +36,7 @@ describe('dispatch', () => {
   });
 
   it('re-checks known roots, and names a root id it does not know', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const added = await dispatch(host, 'roots.add', { paths: [tempDir()] });
     const rootId = added.ok ? (added.value as { added: { id: string }[] }).added[0]?.id : undefined;
     expect(await dispatch(host, 'roots.recheck', { rootIds: [rootId] })).toEqual({ ok: true, value: null });
@@ -48,7 +48,7 @@ describe('dispatch', () => {
   });
 
   it('an edit changes exactly the fields it names: a rename leaves a disabled, unsandboxed, offline server so', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const transport = { type: 'stdio', command: 'node', args: [], env: {} };
     const added = await dispatch(host, 'servers.add', { name: 'a', transport, enabled: false, sharing: false, sandbox: false, network: false, askForFolders: false });
     expect(added.ok).toBe(true);
@@ -58,13 +58,13 @@ describe('dispatch', () => {
   });
 
   it('answers an unknown channel with a typed error', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     expect(await dispatch(host, 'roots.destroyEverything', {})).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     expect(await dispatch(host, '__proto__', {})).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 
   it('rejects malformed payloads on every channel without changing state', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     await host.addRoots([tempDir()]);
     const before = JSON.stringify(host.registrySnapshot);
     for (const channel of channels) {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dispatch } from '../../../electron/host/contract-handlers.js';
+import { dispatch } from '../../support/host-harness.js';
 import type { RootsHost } from '../../../electron/host/roots-host.js';
 import { readHostConfig } from '../../../electron/import/read-host-config.js';
 import type { Channel, ChannelInput, ChannelResult } from '../../../shared/contract.js';
@@ -61,7 +61,7 @@ function threeHosts() {
 
 describe('import.preview', () => {
   it('shows candidates with secrets masked, variables as written, and which ones are importable', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const files = threeHosts();
     const preview = await call(host, 'import.preview', {
       files: [
@@ -105,7 +105,7 @@ describe('import.preview', () => {
   });
 
   it('reports unreadable and broken files per source, without quoting their contents', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const dir = tempDir('broken-');
     const broken = copyFixture(['broken', 'claude_desktop_config.json'], ['claude_desktop_config.json'], dir);
     const garbage = path.join(dir, 'garbage.json');
@@ -138,7 +138,7 @@ describe('import.preview', () => {
     const workspace = tempDir('workspace-');
     const workspaceVscode = copyFixture(['vscode', '.vscode', 'mcp.json'], ['.vscode', 'mcp.json'], workspace);
 
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const existing = await host.addServer({ name: 'old sse', transport: { type: 'sse', url: 'http://localhost:3001/sse', headers: {} }, enabled: true, sharing: true });
 
     const all = await call(host, 'import.preview', { workspaces: [workspace] });
@@ -155,7 +155,7 @@ describe('import.preview', () => {
 
 describe('import.apply', () => {
   it('adds the chosen servers masked, with no folders granted, filling only the variables given', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     await host.addRoots([tempDir('granted-nowhere-')]);
     const files = threeHosts();
     const preview = await call(host, 'import.preview', {
@@ -193,8 +193,8 @@ describe('import.apply', () => {
   });
 
   it('a stale or foreign preview, an unknown key or a repeat is a typed error that changes nothing', async () => {
-    const host = await startHost({ connectServers: false });
-    const other = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
+    const other = await startHost({ runServers: false });
     const files = threeHosts();
     const request = { files: [{ path: files.claude, host: 'claude-desktop' as const }] };
     const first = await call(host, 'import.preview', request);
@@ -227,7 +227,7 @@ describe('import.apply', () => {
 
 describe('malformed payloads', () => {
   it('are refused on the new channels before anything is read or written', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const server = await host.addServer({ name: 'x', transport: { type: 'stdio', command: 'x', args: [], env: {} }, enabled: true, sharing: true });
     const dir = tempDir('untouched-');
     const absent = path.join(dir, 'mcp.json');
@@ -272,7 +272,7 @@ describe('malformed payloads', () => {
 
 describe('useWith', () => {
   it('preview says what apply then writes: a valid config, every other key kept, and a backup', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const { claude } = threeHosts();
     const original = fs.readFileSync(claude, 'utf8');
     const imported = await call(host, 'import.preview', { files: [{ path: claude, host: 'claude-desktop' }] });
@@ -316,7 +316,7 @@ describe('useWith', () => {
   });
 
   it('creates a missing config without a backup, and refuses a broken one without quoting it', async () => {
-    const host = await startHost({ connectServers: false });
+    const host = await startHost({ runServers: false });
     const server = await host.addServer({ name: 'notes', transport: { type: 'stdio', command: 'notes-mcp', args: [], env: { TOKEN: 'clear-registry-secret' } }, enabled: true, sharing: true });
     const file = path.join(tempDir('new-cursor-'), '.cursor', 'mcp.json');
 

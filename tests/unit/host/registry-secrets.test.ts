@@ -31,12 +31,12 @@ const fileText = (dir: string, name = CONFIG_FILE) => fs.readFileSync(path.join(
 const envOf = (registry: Registry) => (registry.servers[0]?.transport as StdioTransportConfig).env;
 
 describe('registry secrets at rest', () => {
-  it('writes sealed values, reads them back clear, and keeps the last good copy sealed too', () => {
+  it('writes sealed values, reads them back clear, and keeps the last good copy sealed too', async () => {
     const dir = tempDir();
     const store = new RegistryStore(dir, fakeSecretCodec());
     store.open();
     const registry = withServer({ API_KEY: SECRET }, { Authorization: `Bearer ${SECRET}` });
-    store.write(registry);
+    await store.write(registry);
     expect(fileText(dir)).not.toContain(SECRET);
     expect(fileText(dir)).toContain(SEALED_PREFIX);
     // The file stays a valid registry for every reader (CLI, serve): only the values are sealed.
@@ -55,15 +55,15 @@ describe('registry secrets at rest', () => {
     const store = new RegistryStore(dir, codec);
     const registry = withServer({ API_KEY: SECRET });
     store.open();
-    store.write(registry);
-    await store.writeAsync({ ...registry, settings: { ...registry.settings, theme: 'dark' } });
-    store.write({ ...registry, roots: [] });
+    await store.write(registry);
+    await store.write({ ...registry, settings: { ...registry.settings, theme: 'dark' } });
+    await store.write({ ...registry, roots: [] });
     // A rename gives new server records, with the same transport objects.
-    store.write({ ...registry, servers: registry.servers.map((server) => ({ ...server, name: `${server.name}!` })) });
+    await store.write({ ...registry, servers: registry.servers.map((server) => ({ ...server, name: `${server.name}!` })) });
     expect(codec.encrypted).toEqual([SECRET]);
   });
 
-  it('seals plain values written by the CLI (no keychain) at the next start', () => {
+  it('seals plain values written by the CLI (no keychain) at the next start', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, CONFIG_FILE), serialize(withServer({ API_KEY: SECRET })));
     const { registry } = new RegistryStore(dir, fakeSecretCodec()).open();
@@ -71,43 +71,42 @@ describe('registry secrets at rest', () => {
     expect(fileText(dir)).not.toContain(SECRET);
   });
 
-  it('a store without a codec (CLI, serve) keeps sealed values sealed and writes them back unchanged', () => {
+  it('a store without a codec (CLI, serve) keeps sealed values sealed and writes them back unchanged', async () => {
     const dir = tempDir();
     const app = new RegistryStore(dir, fakeSecretCodec());
     app.open();
-    app.write(withServer({ API_KEY: SECRET }));
+    await app.write(withServer({ API_KEY: SECRET }));
     const sealedText = envOf(parseRegistry(fileText(dir)).registry).API_KEY;
 
     const cli = new RegistryStore(dir);
     const { registry } = cli.open();
     expect(envOf(registry).API_KEY).toBe(sealedText);
-    cli.write({ ...registry, settings: { ...registry.settings, locale: 'de' } });
+    await cli.write({ ...registry, settings: { ...registry.settings, locale: 'de' } });
     expect(envOf(parseRegistry(fileText(dir)).registry).API_KEY).toBe(sealedText);
   });
 
-  it('a value sealed with another key stays sealed in memory and on disk, with a notice', () => {
+  it('a value sealed with another key stays sealed in memory and on disk, with a notice', async () => {
     const dir = tempDir();
     const elsewhere = new RegistryStore(dir, fakeSecretCodec({ key: 1 }));
     elsewhere.open();
-    elsewhere.write(withServer({ API_KEY: SECRET }));
+    await elsewhere.write(withServer({ API_KEY: SECRET }));
     const sealedText = envOf(parseRegistry(fileText(dir)).registry).API_KEY;
 
     const here = new RegistryStore(dir, fakeSecretCodec({ key: 2 }));
     const { registry, notices } = here.open();
     expect(envOf(registry).API_KEY).toBe(sealedText);
     expect(notices).toEqual([expect.objectContaining({ code: 'secrets-unreadable', message: expect.stringContaining('stdio') })]);
-    here.write(registry);
+    await here.write(registry);
     expect(envOf(parseRegistry(fileText(dir)).registry).API_KEY).toBe(sealedText);
   });
 
-  it('without real protection (no keychain, Linux basic_text) writes clear values and says so once', () => {
+  it('without real protection (no keychain, Linux basic_text) writes clear values and says so once', async () => {
     const dir = tempDir();
     const store = new RegistryStore(dir, fakeSecretCodec({ available: false, unavailableReason: 'No keyring.' }));
     const notices: string[] = [];
-    store.on('notice', (notice) => notices.push(notice.code));
     store.open();
-    store.write(withServer({ API_KEY: SECRET }));
-    store.write(withServer({ API_KEY: SECRET, MORE: 'x' }));
+    for (const notice of await store.write(withServer({ API_KEY: SECRET }))) notices.push(notice.code);
+    for (const notice of await store.write(withServer({ API_KEY: SECRET, MORE: 'x' }))) notices.push(notice.code);
     expect(fileText(dir)).toContain(SECRET);
     expect(notices).toEqual(['secrets-unprotected']);
     // And at the next start, as a start-up notice.
@@ -115,31 +114,30 @@ describe('registry secrets at rest', () => {
     expect(next.notices).toEqual([expect.objectContaining({ code: 'secrets-unprotected', message: expect.stringContaining('No keyring.') })]);
   });
 
-  it('keeps a value too long to seal as it is (the file must load again) and says so once', () => {
+  it('keeps a value too long to seal as it is (the file must load again) and says so once', async () => {
     const dir = tempDir();
     const store = new RegistryStore(dir, fakeSecretCodec());
     const notices: string[] = [];
-    store.on('notice', (notice) => notices.push(notice.code));
     store.open();
     const registry = withServer({ HUGE: 'x'.repeat(60_000), API_KEY: SECRET });
-    store.write(registry);
-    store.write({ ...registry, settings: { ...registry.settings, theme: 'dark' } });
-    store.write({ ...registry, roots: [] });
+    for (const next of [registry, { ...registry, settings: { ...registry.settings, theme: 'dark' as const } }, { ...registry, roots: [] }]) {
+      for (const notice of await store.write(next)) notices.push(notice.code);
+    }
     expect(notices).toEqual(['secrets-too-long']);
     expect(fileText(dir)).not.toContain(SECRET);
     expect(envOf(new RegistryStore(dir, fakeSecretCodec()).open().registry).HUGE).toHaveLength(60_000);
   });
 
-  it('never writes back in clear a value that was read sealed, even when sealing is off', () => {
+  it('never writes back in clear a value that was read sealed, even when sealing is off', async () => {
     const dir = tempDir();
     const app = new RegistryStore(dir, fakeSecretCodec());
     app.open();
-    app.write(withServer({ API_KEY: SECRET }));
+    await app.write(withServer({ API_KEY: SECRET }));
     // Decrypts with the same key, but reports no protection for new values (e.g. keychain locked).
     const degraded = new RegistryStore(dir, fakeSecretCodec({ available: false }));
     const { registry } = degraded.open();
     expect(envOf(registry).API_KEY).toBe(SECRET);
-    degraded.write({ ...registry, settings: { ...registry.settings, theme: 'light' } });
+    await degraded.write({ ...registry, settings: { ...registry.settings, theme: 'light' } });
     expect(fileText(dir)).not.toContain(SECRET);
   });
 });

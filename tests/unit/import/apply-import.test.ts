@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function registryHost(configDir = tempDir('import-config-')): Promise<RootsHost> {
-  const host = new RootsHost({ configDir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
+  const host = new RootsHost({ configDir, runServers: false, monitor: { sweepIntervalMs: 0 } });
   hosts.push(host);
   await host.start();
   return host;

@@ -44,7 +44,7 @@ describe('useWith', () => {
 
     // Import into a registry, then send two of the servers back through the proxy.
     const configDir = tempDir('roots-config-');
-    const host = new RootsHost({ configDir, connectServers: false, watchStore: false, monitor: { sweepIntervalMs: 0 } });
+    const host = new RootsHost({ configDir, runServers: false, monitor: { sweepIntervalMs: 0 } });
     await host.start();
     const source = { host: 'claude-desktop' as const, path: file, scope: 'user' as const };
     const outcome = await applyImport(host, importable(await previewImport([source], host.registrySnapshot)).map((candidate) => ({ candidate })));

@@ -3,6 +3,8 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import type { Exposure } from '../../../electron/host/exposure.js';
 import type { WireRoot } from '../../../shared/domain.js';
 import type { Message } from '../../../electron/proxy/json-rpc.js';
 import { RootsProxy, type RootsPolicy } from '../../../electron/proxy/roots-proxy.js';
@@ -10,6 +12,12 @@ import type { HostChannel } from '../../../electron/proxy/stdio-channel.js';
 import type { UpstreamHandlers } from '../../../electron/proxy/upstream.js';
 
 const ROOTS: WireRoot[] = [{ uri: 'file:///work/a', name: 'a' }];
+
+/** The exposure a registry would give for these wire roots (read-write grants). */
+function exposureOf(roots: readonly WireRoot[]): Exposure {
+  const folders = roots.map((root) => ({ rootId: root.uri, path: fileURLToPath(root.uri), mode: 'read-write' as const }));
+  return { rootIds: folders.map((folder) => folder.rootId), roots, uris: roots.map((root) => root.uri), folders };
+}
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[] = () => ROOTS) {
@@ -19,7 +27,7 @@ function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[
   const proxy = new RootsProxy(
     host,
     {
-      rootsFor: roots,
+      exposure: () => exposureOf(roots()),
       openUpstream: async (handlers) => {
         const server = { sent: [] as Message[], handlers, closed: false };
         servers.push(server);
@@ -63,8 +71,8 @@ describe('RootsProxy', () => {
     expect(t.proxy.status).toMatchObject({ hostOffersRoots: true, rootsRequestCount: 1 });
 
     // A registry change: one list_changed until the server has asked again.
-    t.proxy.rootsChanged();
-    t.proxy.rootsChanged();
+    t.proxy.rootsChanged(exposureOf([...ROOTS, { uri: 'file:///work/b', name: 'b' }]));
+    t.proxy.rootsChanged(exposureOf([...ROOTS, { uri: 'file:///work/b', name: 'b' }]));
     expect(t.server().sent.filter((m) => m.method === 'notifications/roots/list_changed')).toHaveLength(1);
   });
 
@@ -141,7 +149,7 @@ describe('RootsProxy', () => {
 
     // The last folder goes: restart, pending call answered with an error, handshake replayed.
     roots = [];
-    t.proxy.rootsChanged();
+    t.proxy.rootsChanged(exposureOf([]));
     await tick();
     const third = t.server();
     expect(t.toHost.at(-1)).toMatchObject({ id: 2, error: { code: -32603 } });

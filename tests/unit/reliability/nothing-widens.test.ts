@@ -15,7 +15,7 @@ afterEach(async () => {
 const stdio = { type: 'stdio' as const, command: 'node', args: [], env: {} };
 
 async function hostWithServer() {
-  const host = await startHost({ connectServers: false, monitor: { sweepIntervalMs: 100 } });
+  const host = await startHost({ runServers: false, monitor: { sweepIntervalMs: 100 } });
   const server = await host.addServer({ name: 's', transport: stdio, enabled: true, sharing: true });
   return { host, serverId: server.id };
 }

@@ -50,7 +50,9 @@ describe('store faults', () => {
     // No stale lock keeps the next writer out.
     const store = new RegistryStore(configDir);
     expect(store.open().notices).toEqual([]);
-    store.lock()();
+    (await store.lock())();
+    // Nor a temp file of a killed writer, which would hold a whole second copy of the registry.
+    expect(fs.readdirSync(configDir).filter((name) => name.endsWith('.tmp') || /\.lock\./.test(name))).toEqual([]);
   }, 60_000);
 
   it('several processes editing at once lose no update', async () => {
@@ -69,7 +71,7 @@ describe('a write that fails', () => {
   it('a removed registry folder is recreated with everything in it', async () => {
     const { startHost, stopHosts } = await import('../../support/host-harness.js');
     try {
-      const host = await startHost({ connectServers: false });
+      const host = await startHost({ runServers: false });
       const first = tempDir('kept-');
       await host.addRoots([first]);
       fs.rmSync(host.store.configDir, { recursive: true, force: true });
@@ -85,7 +87,7 @@ describe('a write that fails', () => {
   it('an edit that cannot be saved is rejected with store-failed and undone in memory', async () => {
     const { startHost, stopHosts } = await import('../../support/host-harness.js');
     try {
-      const host = await startHost({ connectServers: false });
+      const host = await startHost({ runServers: false });
       const folder = tempDir('kept-');
       await host.addRoots([folder]);
       // Something else now occupies the file's name: the final rename cannot replace it.

@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { channels, eventNames, type Channel, type EventName } from '../../../shared/contract.js';
 import type { HostState } from '../../../shared/domain.js';
 import { buildPreloadApi, splitChannel, type PreloadApi } from '../../../shared/preload-api.js';
-import { dispatch } from '../../../electron/host/contract-handlers.js';
+import { dispatch } from '../../support/host-harness.js';
 import * as protocol from '../../../electron/serve/serve-protocol.js';
 import {
   createBrowserHostClient,

@@ -6,17 +6,17 @@ import type { ParsedInput } from '../../shared/contract.js';
 import type { ServerRecord } from '../../shared/domain.js';
 import type { UseWithApplyResult, UseWithEntryView, UseWithPreview } from '../../shared/import-types.js';
 import { CodedError } from '../../shared/result.js';
-import { configLocations } from '../import/config-locations.js';
-import { convertEntry, serverIdentity } from '../import/entry-transport.js';
-import { hostEntrySchema } from '../import/host-config-schema.js';
-import { HOST_LABELS, serversKey, type HostKind } from '../import/host-kind.js';
-import { parseJsonc, stripJsonc } from '../import/jsonc.js';
-import { nodeLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from '../import/proxy-launcher.js';
-import { useWith, type UseWithOptions } from '../import/use-with.js';
-import { defaultConfigDir } from './config-dir.js';
-import { fsError, parseRootInput } from './file-uri.js';
-import { withoutQuotedText } from './import-commands.js';
-import type { RootsHost } from './roots-host.js';
+import { configLocations } from './config-locations.js';
+import { convertEntry, serverIdentity } from './entry-transport.js';
+import { hostEntrySchema } from './host-config-schema.js';
+import { HOST_LABELS, serversKey, type HostKind } from './host-kind.js';
+import { parseJsonc, stripJsonc } from './jsonc.js';
+import { nodeLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from './proxy-launcher.js';
+import { useWith, type UseWithOptions } from './use-with.js';
+import { defaultConfigDir } from '../host/config-dir.js';
+import { fsError, parseRootInput } from '../host/file-uri.js';
+import { withoutQuotedText } from './import-channels.js';
+import type { RootsHost } from '../host/roots-host.js';
 
 type UseWithInput = ParsedInput<'useWith.apply'>;
 type Json = Record<string, unknown>;
@@ -72,7 +72,7 @@ function plan(host: RootsHost, input: UseWithInput): UseWithPlan {
     if (!server) throw new CodedError('not-found', `No server with id ${serverId}.`);
     return server;
   });
-  const configDir = host.store.configDir;
+  const configDir = host.configDir;
   return {
     kind: input.host,
     file,

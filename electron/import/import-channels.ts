@@ -7,12 +7,12 @@ import type { ParsedInput } from '../../shared/contract.js';
 import type { ImportApplyResult, ImportCandidateView, ImportPreviewView, ImportSourceView } from '../../shared/import-types.js';
 import { CodedError, type ErrorCode } from '../../shared/result.js';
 import { maskTransport } from '../../shared/secrets.js';
-import { applyImport } from '../import/apply-import.js';
-import { existingConfigSources, type ConfigSource } from '../import/config-locations.js';
-import { HOST_KINDS, type HostKind } from '../import/host-kind.js';
-import { previewImport, type ImportCandidate, type ImportPreview } from '../import/preview-import.js';
-import { fsError, parseRootInput } from './file-uri.js';
-import type { RootsHost } from './roots-host.js';
+import { applyImport } from './apply-import.js';
+import { existingConfigSources, type ConfigSource } from './config-locations.js';
+import { HOST_KINDS, type HostKind } from './host-kind.js';
+import { previewImport, type ImportCandidate, type ImportPreview } from './preview-import.js';
+import { fsError, parseRootInput } from '../host/file-uri.js';
+import type { RootsHost } from '../host/roots-host.js';
 
 interface LastPreview {
   previewId: string;

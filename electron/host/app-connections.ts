@@ -1,0 +1,76 @@
+// The app's MCP client connections, one per server in the registry: created for new servers,
+// stopped for removed ones, restarted when a config change needs it, and told of roots changes
+// through the roots-change policy. It consumes registry and exposure snapshots; it never edits.
+import type { Registry, ServerId } from '../../shared/domain.js';
+import type { ExposureChange } from './exposure-tracker.js';
+import { describeConfigChange, needsRestart } from './roots-change-policy.js';
+import { ServerConnection, type ConnectionHooks, type ConnectionOptions } from './server-connection.js';
+
+export interface SyncResult {
+  /** New connections, not started yet: the caller starts them once the exposure is computed. */
+  created: ServerConnection[];
+  /** Servers that will ask afresh (new or restarted): a roots change needs no word to them. */
+  restarted: Set<ServerId>;
+  removed: ServerId[];
+}
+
+export class AppConnections {
+  private readonly connections = new Map<ServerId, ServerConnection>();
+
+  constructor(
+    private readonly hooks: ConnectionHooks,
+    private readonly options: ConnectionOptions,
+  ) {}
+
+  get(serverId: ServerId): ServerConnection | undefined {
+    return this.connections.get(serverId);
+  }
+
+  /** Follows a registry snapshot. */
+  sync(next: Registry, reason?: string): SyncResult {
+    const result: SyncResult = { created: [], restarted: new Set(), removed: [] };
+    const nextIds = new Set(next.servers.map((server) => server.id));
+    for (const [id, connection] of this.connections) {
+      if (nextIds.has(id)) continue;
+      this.connections.delete(id);
+      void connection.stop();
+      result.removed.push(id);
+    }
+    for (const server of next.servers) {
+      const connection = this.connections.get(server.id);
+      if (!connection) {
+        const fresh = new ServerConnection(server, this.hooks, this.options);
+        this.connections.set(server.id, fresh);
+        result.created.push(fresh);
+        result.restarted.add(server.id);
+        continue;
+      }
+      const before = connection.config;
+      if (before === server) continue;
+      if (before.enabled !== server.enabled || needsRestart(before, server)) {
+        result.restarted.add(server.id);
+        void connection.update(server, reason ?? describeConfigChange(before, server));
+      } else {
+        connection.setRecord(server);
+      }
+    }
+    return result;
+  }
+
+  /** Applies the roots-change policy to every server whose view changed. Returns those it reached. */
+  exposureChanged(change: ExposureChange, skip: ReadonlySet<ServerId>): ServerId[] {
+    const reached: ServerId[] = [];
+    for (const serverId of change.changed) {
+      if (skip.has(serverId)) continue;
+      const connection = this.connections.get(serverId);
+      const after = change.after.get(serverId);
+      if (connection && after && connection.exposureChanged(after)) reached.push(serverId);
+    }
+    return reached;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.stop()));
+    this.connections.clear();
+  }
+}

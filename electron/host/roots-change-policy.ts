@@ -1,0 +1,97 @@
+// What a running server is told when its folders or its config change. One pure decision, used by
+// the app's connections and by `mcp-roots proxy` alike, so the two can never drift apart.
+import type { ServerRecord } from '../../shared/domain.js';
+import type { ExposedFolder, Exposure } from './exposure.js';
+
+/** What is known about a server's current process or session. */
+export interface SessionFacts {
+  /** The folders the running process was started with (its arguments, its sandbox's mounts); undefined when none runs. */
+  started: { folders: readonly ExposedFolder[] } | undefined;
+  /** A live MCP session that can be sent a notification. */
+  connected: boolean;
+  era: 'legacy' | 'modern' | undefined;
+  /** Folders travel in its arguments or env (`${roots}`): only a new process can change them. */
+  injectsRoots: boolean;
+  /** It runs in an OS sandbox whose mounts are its effective roots, fixed at exec. */
+  confined: boolean;
+  /** It was last answered a non-empty list. */
+  toldSomeRoots: boolean;
+  /** Learned from the server: does it ask again after list_changed? */
+  reasks: 'yes' | 'no' | 'unknown';
+}
+
+export type RestartWhy =
+  /** New folders as arguments. */
+  | 'arguments'
+  /** New sandbox mounts. */
+  | 'mounts'
+  /** Its last folder was revoked, and an empty list does not revoke it everywhere. */
+  | 'forget'
+  /** It does not ask again after list_changed: only a new session makes it ask. */
+  | 'reask';
+
+export type RootsAction = { kind: 'none' } | { kind: 'notify' } | { kind: 'restart'; why: RestartWhy };
+
+const NONE: RootsAction = { kind: 'none' };
+const NOTIFY: RootsAction = { kind: 'notify' };
+const restart = (why: RestartWhy): RootsAction => ({ kind: 'restart', why });
+
+/** The server's effective roots changed to `after`: what now? */
+export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAction {
+  if (facts.injectsRoots) {
+    // Such a server waits, not running, until it has a folder to be started with.
+    if (!facts.started) return after.folders.length > 0 ? restart('arguments') : NONE;
+    return samePaths(facts.started.folders, after.folders) ? NONE : restart('arguments');
+  }
+  // Nothing runs: the next start reads the newest folders.
+  if (!facts.started) return NONE;
+  // A revoke is only real for a confined server once its mounts are gone, and a grant only reachable once mounted.
+  if (facts.confined && !sameMounts(facts.started.folders, after.folders)) return restart('mounts');
+  // Still starting: it asks during its handshake and reads the newest list. 2026-07-28 sessions
+  // have no list_changed: those servers ask again on every call.
+  if (!facts.connected || facts.era === 'modern') return NONE;
+  // Servers may keep their previous folders when told the list is empty (server-filesystem does).
+  if (after.roots.length === 0 && facts.toldSomeRoots) return restart('forget');
+  if (facts.reasks === 'no') return restart('reask');
+  return NOTIFY;
+}
+
+/**
+ * Whether a config change needs a new process or session: capabilities, the command, the sandbox
+ * and the path mapping are all fixed when it starts. A new name or consent setting needs nothing.
+ * (Enabling and disabling start and stop it; that is not a restart.)
+ */
+export function needsRestart(before: ServerRecord, after: ServerRecord): boolean {
+  return (
+    before.sharing !== after.sharing ||
+    before.sandbox !== after.sandbox ||
+    before.network !== after.network ||
+    JSON.stringify(before.transport) !== JSON.stringify(after.transport) ||
+    JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? [])
+  );
+}
+
+/** The activity log's words for a config change that needed a restart. */
+export function describeConfigChange(before: ServerRecord, after: ServerRecord): string {
+  if (before.enabled !== after.enabled) return after.enabled ? 'Enabled.' : 'Disabled.';
+  if (before.sharing !== after.sharing) return after.sharing ? 'Roots sharing turned on.' : 'Roots sharing turned off.';
+  if (before.sandbox !== after.sandbox) return after.sandbox ? 'Sandbox turned on.' : 'Sandbox turned off.';
+  if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
+  return 'The server configuration changed.';
+}
+
+/** The activity log's words for a restart the policy asked for. */
+export const RESTART_REASONS: Record<RestartWhy, string> = {
+  arguments: 'Restarted with the new folders as arguments.',
+  mounts: 'Restarted so its sandbox holds exactly the new folders.',
+  forget: 'Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).',
+  reask: 'Restarted to apply the change: it does not re-read its folders after being told they changed.',
+};
+
+function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
+  return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path);
+}
+
+function sameMounts(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
+  return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.mode === b[i]?.mode);
+}
