@@ -1,14 +1,9 @@
-// Lint rules, including the layering the design depends on: shared/ imports nothing
-// platform-specific, only electron/main (and the preload) import electron, the renderer never
-// reaches into Node or the host.
+// Lint rules, including the layering the design depends on (eslint-layering.js): shared/ imports
+// nothing platform-specific, only electron/main (and the preload) import electron, the renderer
+// never reaches into Node or the host, and the host imports none of the features built on it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'url', 'events', 'stream', 'http', 'net'];
-
-const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }],
-});
+import { layeringRule } from './eslint-layering.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'bench-results/**', 'build/**', 'release/**'] },
@@ -25,23 +20,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/**/*.ts'],
-    rules: restrict(
-      [...nodeBuiltins, 'electron', 'react', 'react-dom', '**/electron/**', '**/renderer/**'],
-      'shared/ is plain TypeScript: no platform imports.',
-    ),
-  },
-  {
-    files: ['electron/host/**/*.ts', 'electron/serve/**/*.ts', 'electron/cli/**/*.ts'],
-    rules: restrict(['electron', '**/renderer/**', '**/main/**'], 'Only electron/main imports electron; the host is Electron-free.'),
-  },
-  {
-    files: ['renderer/**/*.{ts,tsx}'],
-    rules: restrict([...nodeBuiltins, 'electron', '**/electron/**'], 'The renderer reaches the host only through host-client.ts.'),
-  },
-  {
-    files: ['electron/preload/**/*.ts'],
-    rules: restrict([...nodeBuiltins, '**/host/**', '**/main/**'], 'The preload is a narrow bridge: electron and the contract only.'),
+    // Every folder is covered: see eslint-layering.js for the allowlist per folder.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { local: { rules: { layering: layeringRule } } },
+    rules: { 'local/layering': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs', 'scripts/**', 'bin/**'],

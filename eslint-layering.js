@@ -1,0 +1,86 @@
+// The layering rule, as an allowlist per folder (after VS Code's `local/code-layering`): each
+// folder says which folders of ours and which kinds of packages it may import. A file in a folder
+// the table does not name is an error, so a new folder is covered the day it appears.
+import path from 'node:path';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+
+/** Node's built-in modules, with or without the `node:` prefix. */
+const NODE = /^(node:|(fs|path|os|child_process|crypto|url|events|stream|http|https|net|util|readline|timers|string_decoder|worker_threads|module|tty|zlib|assert|buffer|process|dns|perf_hooks)(\/|$))/;
+
+/**
+ * Folder -> what it may import. `folders`: our folders (a file may always import its own folder);
+ * `node`: Node's built-ins; `electron`: the electron package; `react`: react and react-dom.
+ * Other npm packages are allowed everywhere but `shared` (zod only) and the preload (none).
+ */
+export const LAYERS = {
+  shared: { folders: [], node: false, electron: false, react: false, packages: ['zod'] },
+  'electron/host': { folders: ['shared'], node: true, electron: false, react: false },
+  'electron/import': { folders: ['shared', 'electron/host'], node: true, electron: false, react: false },
+  'electron/proxy': { folders: ['shared', 'electron/host'], node: true, electron: false, react: false },
+  'electron/serve': { folders: ['shared', 'electron/host', 'electron/import'], node: true, electron: false, react: false },
+  'electron/cli': { folders: ['shared', 'electron/host', 'electron/import', 'electron/proxy', 'electron/serve'], node: true, electron: false, react: false },
+  'electron/main': {
+    folders: ['shared', 'electron/host', 'electron/import', 'electron/proxy', 'electron/serve', 'electron/cli', 'electron/preload'],
+    node: true,
+    electron: true,
+    react: false,
+  },
+  'electron/preload': { folders: ['shared'], node: false, electron: true, react: false, packages: [] },
+  renderer: { folders: ['shared'], node: false, electron: false, react: true },
+  // Tooling and tests see everything.
+  tests: 'any',
+  scripts: 'any',
+  bin: 'any',
+  build: 'any',
+  '.': 'any',
+};
+
+function layerOf(file) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  if (!relative.includes('/')) return '.';
+  const [first, second] = relative.split('/');
+  if (first === 'electron') return second !== undefined && relative.split('/').length > 2 ? `electron/${second}` : undefined;
+  return first;
+}
+
+function describeImport(layer, rules, source, file) {
+  if (source.startsWith('.')) {
+    const target = layerOf(path.resolve(path.dirname(file), source));
+    if (target === undefined) return `"${source}" leads outside any known folder.`;
+    if (target === layer || rules.folders.includes(target)) return undefined;
+    return `${layer}/ may not import ${target}/ (it may import: ${[layer, ...rules.folders].join(', ')}).`;
+  }
+  if (NODE.test(source)) return rules.node ? undefined : `${layer}/ may not import Node's "${source}".`;
+  if (source === 'electron' || source.startsWith('electron/')) return rules.electron ? undefined : `Only electron/main and electron/preload import electron; not ${layer}/.`;
+  if (/^react(-dom)?(\/|$)/.test(source)) return rules.react ? undefined : `Only the renderer imports React; not ${layer}/.`;
+  if (rules.packages && !rules.packages.some((name) => source === name || source.startsWith(`${name}/`))) {
+    return `${layer}/ may import only ${rules.packages.length ? rules.packages.join(', ') : 'no packages'}; not "${source}".`;
+  }
+  return undefined;
+}
+
+export const layeringRule = {
+  meta: { type: 'problem', schema: [], docs: { description: 'Each folder imports only what its layer allows.' } },
+  create(context) {
+    const file = context.filename;
+    const layer = layerOf(file);
+    const rules = layer === undefined ? undefined : LAYERS[layer];
+    if (rules === 'any') return {};
+    const check = (node, source) => {
+      if (!rules) return;
+      if (typeof source !== 'string') return;
+      const problem = describeImport(layer, rules, source, file);
+      if (problem) context.report({ node, message: problem });
+    };
+    return {
+      Program(node) {
+        if (!rules) context.report({ node, message: `${path.relative(root, file)} is in a folder without a layering rule: add it to LAYERS in eslint-layering.js.` });
+      },
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};

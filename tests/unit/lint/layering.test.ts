@@ -1,0 +1,37 @@
+// The layering lint, run through ESLint itself on code placed (virtually) in each folder.
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const eslint = new ESLint({ cwd: repoRoot });
+
+async function problems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'local/layering').map((message) => message.message);
+}
+
+describe('layering', () => {
+  it.each([
+    ['shared/x.ts', "import fs from 'node:fs'; export const a = fs;", /shared\/ may not import Node/],
+    ['shared/x.ts', "import { RootsHost } from '../electron/host/roots-host.js'; export const a = RootsHost;", /shared\/ may not import electron\/host/],
+    ['electron/host/x.ts', "import { useWith } from '../import/use-with.js'; export const a = useWith;", /electron\/host\/ may not import electron\/import/],
+    ['electron/proxy/x.ts', "import { main } from '../cli/main.js'; export const a = main;", /electron\/proxy\/ may not import electron\/cli/],
+    ['electron/import/x.ts', "import { runProxy } from '../proxy/run-proxy.js'; export const a = runProxy;", /electron\/import\/ may not import electron\/proxy/],
+    ['electron/serve/x.ts', "import { app } from 'electron'; export const a = app;", /Only electron\/main and electron\/preload import electron/],
+    ['renderer/src/x.ts', "import { dispatch } from '../../electron/host/contract-handlers.js'; export const a = dispatch;", /renderer\/ may not import electron\/host/],
+    ['electron/preload/x.ts', "import fs from 'node:fs'; export const a = fs;", /electron\/preload\/ may not import Node/],
+    ['electron/brand-new/x.ts', 'export const a = 1;', /without a layering rule/],
+  ])('%s: %s is refused', async (file, code, message) => {
+    expect(await problems(file, code)).toEqual([expect.stringMatching(message)]);
+  });
+
+  it.each([
+    ['electron/proxy/x.ts', "import { RootsHost } from '../host/roots-host.js'; export const a = RootsHost;"],
+    ['electron/main/x.ts', "import { app } from 'electron'; import { runProxy } from '../proxy/run-proxy.js'; export const a = [app, runProxy];"],
+    ['shared/x.ts', "import { z } from 'zod'; export const a = z;"],
+    ['tests/unit/x.test.ts', "import { app } from 'electron'; import fs from 'node:fs'; export const a = [app, fs];"],
+  ])('%s: allowed', async (file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
