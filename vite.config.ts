@@ -10,7 +10,7 @@ export default defineConfig({
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
-    // Electron 41 and any browser that serves the UI are evergreen; no legacy transforms.
+    // Electron 45 and any browser that serves the UI are evergreen; no legacy transforms.
     target: 'es2023',
     sourcemap: true,
   },

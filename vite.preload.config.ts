@@ -38,7 +38,7 @@ export default defineConfig({
   build: {
     outDir: 'dist/preload',
     emptyOutDir: true,
-    // Electron 41's Chromium; no transforms needed.
+    // Electron 45's Chromium; no transforms needed.
     target: 'es2023',
     minify: false,
     sourcemap: false,
