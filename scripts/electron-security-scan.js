@@ -5,6 +5,10 @@
 // security/electronegativity-accepted.json, and on any file the scanner could not parse (a file
 // it skipped is a file nobody checked). The full report goes to a CSV file.
 //
+// An acceptance names one finding, not a file: its check, its file and the source line it is on
+// (`code`, trimmed, so it survives lines moving). Each acceptance covers exactly one finding: a
+// second insecure window in the same file, even on an identical line, is a new finding that blocks.
+//
 // The three folders are scanned as ONE app: the scanner's global checks (CSP, navigation limits,
 // permission handler) look for their setup anywhere in the input, and it sits in electron/main
 // while the windows it protects are built elsewhere. So they are copied, paths kept, into one
@@ -44,7 +48,7 @@ function loadAccepted() {
   const data = JSON.parse(fs.readFileSync(ACCEPTED_FILE, 'utf8'));
   const problems = [];
   for (const [list, keys] of [
-    ['accepted', ['check', 'file', 'reason']],
+    ['accepted', ['check', 'file', 'code', 'reason']],
     ['excludedChecks', ['check', 'reason']],
   ]) {
     for (const [index, entry] of (data[list] ?? []).entries()) {
@@ -69,6 +73,37 @@ function stage() {
 const severityName = (issue) => issue.severity?.name ?? String(issue.severity);
 const confidenceName = (issue) => issue.confidence?.name ?? String(issue.confidence);
 const where = (issue) => `${issue.file}:${issue.location?.line ?? 0}:${issue.location?.column ?? 0}`;
+
+/**
+ * Pairs findings with acceptances, one to one: an acceptance is used up by the first finding with
+ * its check, file and source line. HIGH findings left without one block.
+ */
+export function matchAcceptances(issues, accepted, lineOf) {
+  const used = new Set();
+  const findings = issues.map((issue) => {
+    const code = lineOf(issue);
+    const acceptance = accepted.find(
+      (entry) => !used.has(entry) && entry.check === issue.id && entry.file === issue.file && entry.code === code,
+    );
+    if (acceptance) used.add(acceptance);
+    return { issue, code, acceptance };
+  });
+  return {
+    findings,
+    blocking: findings.filter((finding) => !finding.acceptance && severityName(finding.issue) === 'HIGH').map((finding) => finding.issue),
+    stale: accepted.filter((entry) => !used.has(entry)),
+  };
+}
+
+/** The trimmed source line a finding points at: what an acceptance names. */
+function sourceLine(issue) {
+  try {
+    const lines = fs.readFileSync(path.join(root, issue.file), 'utf8').split('\n');
+    return (lines[(issue.location?.line ?? 0) - 1] ?? '').trim();
+  } catch {
+    return '';
+  }
+}
 
 async function main() {
   const { accepted, excludedChecks } = loadAccepted();
@@ -96,21 +131,16 @@ async function main() {
   }
 
   const unparsed = result.errors.filter((error) => !error.tolerable);
-  const isAccepted = (issue) => accepted.find((entry) => entry.check === issue.id && entry.file === issue.file);
-  const used = new Set();
-  const blocking = [];
+  const { findings, blocking, stale } = matchAcceptances(result.issues, accepted, sourceLine);
   console.log(`Electronegativity on ${SCANNED.join(', ')} (Electron ${electronVersion()}): ${result.issues.length} finding(s).`);
-  for (const issue of result.issues) {
-    const acceptance = isAccepted(issue);
-    if (acceptance) used.add(acceptance);
-    const high = severityName(issue) === 'HIGH';
-    if (high && !acceptance) blocking.push(issue);
-    const mark = acceptance ? 'accepted' : high ? 'BLOCKING' : 'note';
+  for (const { issue, code, acceptance } of findings) {
+    const mark = acceptance ? 'accepted' : blocking.includes(issue) ? 'BLOCKING' : 'note';
     console.log(`  [${mark}] ${severityName(issue)}/${confidenceName(issue)} ${issue.id} at ${where(issue)}`);
     console.log(`      ${acceptance ? acceptance.reason : issue.description}`);
+    if (!acceptance) console.log(`      code: ${JSON.stringify(code)}`);
   }
-  for (const entry of accepted.filter((candidate) => !used.has(candidate))) {
-    console.log(`  (stale) ${entry.check} in ${entry.file} is accepted but no longer found: remove it from the list.`);
+  for (const entry of stale) {
+    console.log(`  (stale) ${entry.check} in ${entry.file} at ${JSON.stringify(entry.code)} is accepted but no longer found: remove it from the list.`);
   }
   for (const error of unparsed) console.log(`  [NOT SCANNED] ${path.relative(input, error.file)}: ${error.message}`);
   console.log(`Report: ${path.relative(root, output)}`);
@@ -124,7 +154,9 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}
