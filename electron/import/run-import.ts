@@ -11,7 +11,7 @@ import { applyImport } from './apply-import.js';
 import { configLocations, existingConfigSources, type ConfigSource } from './config-locations.js';
 import { HOST_KINDS, HOST_LABELS, inferHostKind, isHostKind, type HostKind } from './host-kind.js';
 import { importable, previewImport, type ImportCandidate } from './preview-import.js';
-import { nodeLauncher, pathLauncher } from './proxy-launcher.js';
+import { installationLauncher, pathLauncher } from './proxy-launcher.js';
 import { useWith } from './use-with.js';
 
 interface Output {
@@ -83,7 +83,7 @@ export interface RunUseWithOptions extends Output {
   workspace?: string;
   /** --project DIR: ~/.claude.json only, that project's servers. */
   project?: string;
-  /** --launcher node|path (default node: absolute node + bin/mcp-roots.js). */
+  /** --launcher node|path (default node: full paths, the installed app's executable or node + bin/mcp-roots.js). */
   launcher?: string;
   json?: boolean;
 }
@@ -102,7 +102,7 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     const records = options.servers.map((ref) => findServerRef(registry, ref));
     const file = options.file ?? defaultHostFile(options.host, options.workspace);
     const result = await useWith(options.host, file, records, {
-      launcher: options.launcher === 'path' ? pathLauncher() : nodeLauncher(),
+      launcher: options.launcher === 'path' ? pathLauncher() : installationLauncher(),
       ...(path.resolve(options.configDir) !== path.resolve(defaultConfigDir()) ? { configDir: options.configDir } : {}),
       ...(options.project ? { project: options.project } : {}),
     });

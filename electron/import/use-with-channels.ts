@@ -11,7 +11,7 @@ import { convertEntry, serverIdentity } from './entry-transport.js';
 import { hostEntrySchema } from './host-config-schema.js';
 import { HOST_LABELS, serversKey, type HostKind } from './host-kind.js';
 import { parseJsonc, stripJsonc } from './jsonc.js';
-import { nodeLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from './proxy-launcher.js';
+import { installationLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from './proxy-launcher.js';
 import { useWith, type UseWithOptions } from './use-with.js';
 import { defaultConfigDir } from '../host/config-dir.js';
 import { fsError, parseRootInput } from '../host/file-uri.js';
@@ -88,14 +88,11 @@ function plan(host: RootsHost, input: UseWithInput): UseWithPlan {
 
 function launcherFor(kind: UseWithInput['launcher']): ProxyLauncher {
   if (kind === 'path') return pathLauncher();
-  let launcher: ProxyLauncher;
   try {
-    launcher = nodeLauncher();
+    return installationLauncher();
   } catch (error) {
     throw new CodedError('missing', (error as Error).message);
   }
-  // Inside the desktop app process.execPath is Electron itself: the host must start it as Node.
-  return process.versions.electron ? { ...launcher, env: { ...launcher.env, ELECTRON_RUN_AS_NODE: '1' } } : launcher;
 }
 
 /** The host's config to write: the first existing one of its kind and scope, else the standard place. */

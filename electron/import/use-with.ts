@@ -11,7 +11,7 @@ import { convertEntry, serverIdentity } from './entry-transport.js';
 import { hostEntrySchema } from './host-config-schema.js';
 import { serversKey, type HostKind } from './host-kind.js';
 import { parseJsonc, stripJsonc } from './jsonc.js';
-import { nodeLauncher, proxyCommand, type ProxyCommand, type ProxyLauncher } from './proxy-launcher.js';
+import { installationLauncher, proxyCommand, type ProxyCommand, type ProxyLauncher } from './proxy-launcher.js';
 import { readHostConfig } from './read-host-config.js';
 
 export interface UseWithOptions {
@@ -42,7 +42,7 @@ export async function useWith(
   const original = await readIfExists(configPath);
   const document = original === undefined ? {} : parseJsonc(original, configPath);
   if (!isJson(document)) throw new CodedError('invalid-input', `${configPath} is not a JSON object; nothing was written.`);
-  const launcher = options.launcher ?? nodeLauncher();
+  const launcher = options.launcher ?? installationLauncher();
   const { next, entries } = withProxies(host, document, servers, launcher, options);
 
   const backupPath = original === undefined ? undefined : await backup(configPath, options.now ?? new Date());
