@@ -194,6 +194,17 @@ export interface HostState {
   /** Servers running through `mcp-roots proxy` right now, launched by other hosts. */
   proxies: ProxiedSession[];
   settings: Settings;
+  /** Set by the desktop app: where the PATH its servers start with came from. */
+  environment?: HostEnvironment;
+}
+
+/** How programs are found: an app opened from a menu or the Dock lacks the PATH a shell builds. */
+export interface HostEnvironment {
+  pathSource: 'login-shell' | 'inherited';
+  /** The login shell that was asked, when one was. */
+  shell?: string | undefined;
+  /** The `npx` a server started as `npx …` runs, or null when none is on that PATH. */
+  npx: string | null;
 }
 
 export type ActivityKind =

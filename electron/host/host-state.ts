@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import type {
   ConsentRequest,
   GrantMode,
+  HostEnvironment,
   HostState,
   Notice,
   ProxiedSession,
@@ -29,6 +30,8 @@ export interface StateSources {
   consentRequests(): ConsentRequest[];
   notices(): Notice[];
   proxies(): ProxiedSession[];
+  /** Which PATH and npx the servers are started with (the desktop app says; others leave it out). */
+  environment?: HostEnvironment | undefined;
 }
 
 /** What a server's status is when nothing in this process runs it (disabled, or a CLI's view). */
@@ -52,6 +55,7 @@ export function buildHostState(sources: StateSources, revision: number): HostSta
     notices: sources.notices(),
     proxies: sources.proxies(),
     settings: registry.settings,
+    ...(sources.environment ? { environment: sources.environment } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { AddRootsResult } from '../../shared/contract.js';
 import type {
   ActivityEntry,
   GrantMode,
+  HostEnvironment,
   HostState,
   Notice,
   Registry,
@@ -48,6 +49,8 @@ export interface RootsHostOptions {
   secrets?: SecretCodec;
   /** false: servers are shown but never started (contract and UI tests that add commands they must not run). */
   runServers?: boolean;
+  /** Which PATH and npx the servers are started with, for the UI (the desktop app sets it). */
+  environment?: HostEnvironment;
 }
 
 export interface HostEvents {
@@ -105,6 +108,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
         consentRequests: () => this.consent.list(),
         notices: () => this.notices,
         proxies: () => this.proxies.list(),
+        environment: options.environment,
       },
       options.stateThrottleMs ?? 50,
     );

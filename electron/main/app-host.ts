@@ -1,10 +1,29 @@
 // The desktop app's RootsHost on the registry in the app's userData folder (config.json, the
 // file the CLI and `mcp-roots serve` edit too). Secrets in it are sealed with safeStorage, so this
 // is created once the app is ready.
+import type { HostEnvironment } from '../../shared/domain.js';
 import type { SecretCodec } from '../host/secret-codec.js';
 import { RootsHost } from '../host/roots-host.js';
+import { findOnPath } from '../import/proxy-launcher.js';
+import type { ShellPath } from './login-shell-path.js';
 import { createSafeStorageCodec } from './safe-storage-codec.js';
 
-export function createAppHost(configDir: string, secrets: SecretCodec = createSafeStorageCodec()): RootsHost {
-  return new RootsHost({ configDir, secrets });
+export interface AppHostOptions {
+  secrets?: SecretCodec;
+  /** The PATH servers are started with (already in process.env); shown in the UI with its npx. */
+  shellPath?: ShellPath;
+}
+
+export function createAppHost(configDir: string, options: AppHostOptions = {}): RootsHost {
+  const secrets = options.secrets ?? createSafeStorageCodec();
+  const environment = options.shellPath ? hostEnvironment(options.shellPath) : undefined;
+  return new RootsHost({ configDir, secrets, ...(environment ? { environment } : {}) });
+}
+
+export function hostEnvironment(shellPath: ShellPath, platform: NodeJS.Platform = process.platform): HostEnvironment {
+  return {
+    pathSource: shellPath.source,
+    ...(shellPath.shell ? { shell: shellPath.shell } : {}),
+    npx: findOnPath('npx', { ...process.env, PATH: shellPath.path }, platform) ?? null,
+  };
 }

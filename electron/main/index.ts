@@ -1,91 +1,12 @@
-// The desktop app, as a table of contents: each feature is set up by one function in its own file.
-// Only this folder (and the preload) imports `electron`; the host it drives is plain Node (electron/host).
-import path from 'node:path';
-import { app, dialog, ipcMain, session, type BrowserWindow, type Tray } from 'electron';
-import type { RootsHost } from '../host/roots-host.js';
-import { createAppHost } from './app-host.js';
-import { chooseConfigDir } from './config-location.js';
-import { contentSecurityPolicy, setupContentSecurityPolicy } from './content-security-policy.js';
-import { setupGracefulQuit, type QuitState } from './graceful-quit.js';
-import { forwardHostEvents } from './host-events.js';
-import { registerContractHandlers, registerDesktopHandlers } from './ipc-handlers.js';
-import { createMainWindow, hideOnClose, revealWindow } from './main-window.js';
-import { rendererLocation } from './renderer-location.js';
-import { registerAppScheme, serveRenderer } from './renderer-protocol.js';
-import { claimSingleInstance } from './single-instance.js';
-import { appIconImage, setupTray } from './tray.js';
-import { createTrustedSenderCheck } from './trusted-sender.js';
-import { setupPermissionDenial, setupWebContentsGuards } from './web-contents-guards.js';
+// The app's entry. Its one decision comes first, before anything of the desktop app loads: a
+// word on the command line (`proxy SERVER`, `status`…) runs the `mcp-roots` command line in this
+// process; otherwise the desktop app starts. Nothing here imports `electron`, so the packed entry
+// is the same file whichever way it runs.
+import { appArguments, commandLineArguments } from './launch-mode.js';
 
-// Built layout: dist/electron/main/index.js, dist/preload/index.cjs, dist/renderer/index.html.
-const preloadPath = path.join(import.meta.dirname, '../../preload/index.cjs');
-const rendererDir = path.join(import.meta.dirname, '../../renderer');
+const commandLine = commandLineArguments(appArguments(process.argv, process.defaultApp));
 
-const location = rendererLocation({ devServerUrl: process.env.VITE_DEV_SERVER_URL, isPackaged: app.isPackaged });
-const configDir = chooseConfigDir(process.argv, process.env, app.getPath('userData'));
-// An explicit registry gets its own Electron profile too, so the single-instance lock is per registry.
-if (configDir.explicit) app.setPath('userData', configDir.dir);
-
-let mainWindow: BrowserWindow | undefined;
-let host: RootsHost | undefined;
-let quit: QuitState | undefined;
-// Held here: a Tray that is garbage-collected vanishes from the status area.
-let tray: Tray | undefined;
-
-registerAppScheme();
-if (claimSingleInstance(() => revealWindow(mainWindow))) {
-  setupWebContentsGuards();
-  app.whenReady().then(onReady).catch(failToStart);
-} else {
-  app.quit();
-}
-
-async function onReady(): Promise<void> {
-  const csp = contentSecurityPolicy(location.devServerOrigin);
-  setupPermissionDenial(session.defaultSession);
-  setupContentSecurityPolicy(session.defaultSession, location.isAppUrl, csp);
-  serveRenderer(session.defaultSession, rendererDir, csp);
-
-  host = createAppHost(configDir.dir);
-  quit = setupGracefulQuit(host);
-  await host.start();
-
-  const isTrustedSender = createTrustedSenderCheck(() => mainWindow, location.isAppUrl);
-  registerContractHandlers(ipcMain, host, isTrustedSender);
-  registerDesktopHandlers(ipcMain, { host, getWindow: () => mainWindow }, isTrustedSender);
-  forwardHostEvents(host, () => mainWindow?.webContents, location.isAppUrl);
-
-  setupTrayIfPossible(host);
-  showMainWindow();
-  app.on('activate', showMainWindow);
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
-}
-
-function showMainWindow(): void {
-  if (mainWindow && !mainWindow.isDestroyed()) {
-    revealWindow(mainWindow);
-    return;
-  }
-  mainWindow = createMainWindow({ preloadPath, entryUrl: location.entryUrl, icon: appIconImage() });
-  hideOnClose(mainWindow, () => tray !== undefined && !(quit?.isQuitting() ?? false));
-  mainWindow.on('closed', () => {
-    mainWindow = undefined;
-  });
-}
-
-function setupTrayIfPossible(current: RootsHost): void {
-  try {
-    tray = setupTray(current, { show: showMainWindow, quit: () => app.quit() });
-  } catch (error) {
-    // Some Linux desktops have no status area: the window then simply quits on close.
-    console.warn('No tray icon:', error);
-  }
-}
-
-function failToStart(error: unknown): void {
-  console.error('MCP Roots Manager could not start:', error);
-  dialog.showErrorBox('MCP Roots Manager could not start', error instanceof Error ? error.message : String(error));
-  void (host?.stop() ?? Promise.resolve()).finally(() => app.exit(1));
-}
+// Awaited: Electron emits `ready` only once the entry module has settled, and the desktop app
+// registers its app:// scheme and single-instance lock before that.
+if (commandLine) await (await import('./run-command-line.js')).runCommandLine(commandLine);
+else await import('./desktop-app.js');

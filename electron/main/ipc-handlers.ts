@@ -9,6 +9,7 @@ import type { RootsHost } from '../host/roots-host.js';
 import { importHandlers } from '../import/import-handlers.js';
 import { dispatchDesktop, type DesktopDeps } from './desktop-channels.js';
 import { desktopChannelNames } from '../preload/ipc-channel-names.js';
+import type { CallConfirmation } from './confirm-risky-calls.js';
 import type { SenderCheck } from './trusted-sender.js';
 
 type IpcRegistry = Pick<IpcMain, 'handle' | 'removeHandler'>;
@@ -17,9 +18,15 @@ type Unregister = () => void;
 /** Every channel the desktop app answers: the host's own and the import feature's. */
 const handlers: ContractHandlers = { ...hostHandlers, ...importHandlers };
 
-export function registerContractHandlers(ipcMain: IpcRegistry, host: RootsHost, isTrustedSender: SenderCheck): Unregister {
+/** `confirm` runs after the sender check and before dispatch: the person's yes for risky calls. */
+export function registerContractHandlers(
+  ipcMain: IpcRegistry,
+  host: RootsHost,
+  isTrustedSender: SenderCheck,
+  confirm?: CallConfirmation,
+): Unregister {
   for (const channel of channels) {
-    handleTrusted(ipcMain, channel, isTrustedSender, (payload) => dispatch(handlers, host, channel, payload));
+    handleTrusted(ipcMain, channel, isTrustedSender, async (payload) => (await confirm?.(channel, payload)) ?? dispatch(handlers, host, channel, payload));
   }
   return () => channels.forEach((channel) => ipcMain.removeHandler(channel));
 }

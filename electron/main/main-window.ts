@@ -2,9 +2,11 @@
 import { BrowserWindow, type WebPreferences } from 'electron';
 import { PRODUCT_NAME } from '../host/config-dir.js';
 
-export function secureWebPreferences(preloadPath: string): WebPreferences {
+/** devTools only in development: in a packaged app they would hand the page's powers to whoever opens them. */
+export function secureWebPreferences(preloadPath: string, devTools = false): WebPreferences {
   return {
     preload: preloadPath,
+    devTools,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -24,6 +26,8 @@ export interface MainWindowOptions {
   preloadPath: string;
   entryUrl: string;
   icon?: Electron.NativeImage;
+  /** Off unless asked for (development). */
+  devTools?: boolean;
 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
@@ -35,7 +39,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     minHeight: 480,
     show: false,
     ...(options.icon ? { icon: options.icon } : {}),
-    webPreferences: secureWebPreferences(options.preloadPath),
+    webPreferences: secureWebPreferences(options.preloadPath, options.devTools ?? false),
   });
   window.once('ready-to-show', () => window.show());
   window.loadURL(options.entryUrl).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 // Serves the built renderer (dist/renderer) on app://renderer/, with the CSP on every response and
-// no way to read a file outside that folder.
+// no way to read a file outside that folder: not by `..`, not through a symlink (the file's
+// realpath must be inside the folder's realpath, as in electron/serve/static-files.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { protocol, type Session } from 'electron';
@@ -33,7 +34,8 @@ export function serveRenderer(session: Session, rendererDir: string, csp: string
 
 /** The response for one app:// URL. Exported for tests: this is where path traversal is refused. */
 export async function rendererResponse(rendererDir: string, url: string, csp: string): Promise<Response> {
-  const file = resolveRendererFile(rendererDir, url);
+  const named = resolveRendererFile(rendererDir, url);
+  const file = named === undefined ? undefined : await realFileInside(rendererDir, named);
   if (file === undefined) return plain(404, 'Not found');
   let body: Buffer;
   try {
@@ -69,6 +71,17 @@ export function resolveRendererFile(rendererDir: string, url: string): string | 
   const relative = path.relative(root, file);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   return file;
+}
+
+/** The file's realpath when it is inside the folder's realpath (symlinks resolved on both sides). */
+async function realFileInside(rendererDir: string, file: string): Promise<string | undefined> {
+  try {
+    const [root, real] = await Promise.all([fs.realpath(rendererDir), fs.realpath(file)]);
+    const relative = path.relative(root, real);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function plain(status: number, text: string): Response {

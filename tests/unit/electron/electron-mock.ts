@@ -111,8 +111,10 @@ function createFakes() {
     getVersion: vi.fn(() => '0.0.0-test'),
     setPath: vi.fn(),
     requestSingleInstanceLock: vi.fn(() => true),
+    enableSandbox: vi.fn(),
     quit: vi.fn(),
     exit: vi.fn(),
+    dock: { hide: vi.fn() },
   });
   const session = {
     webRequest: { onHeadersReceived: vi.fn() },
@@ -152,6 +154,7 @@ function createFakes() {
     },
     dialog: {
       showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: true, filePaths: [] as string[] })),
+      showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 0, checkboxChecked: false })),
       showErrorBox: vi.fn(),
     },
     shell: {
@@ -165,7 +168,7 @@ function createFakes() {
       encryptString: vi.fn(safeStorageDefaults.encryptString),
       decryptString: vi.fn(safeStorageDefaults.decryptString),
     },
-    Menu: { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })) },
+    Menu: { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })), setApplicationMenu: vi.fn() },
     nativeImage: { createEmpty: vi.fn(() => ({ addRepresentation: vi.fn() })) },
   };
 }

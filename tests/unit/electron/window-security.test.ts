@@ -28,6 +28,7 @@ describe('the main window', () => {
     const window = FakeBrowserWindow.instances[0]!;
     expect(window.options.webPreferences).toEqual({
       preload: '/app/dist/preload/index.cjs',
+      devTools: false,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -43,6 +44,12 @@ describe('the main window', () => {
     });
     expect(window.options.webPreferences).not.toHaveProperty('enableBlinkFeatures');
     expect(secureWebPreferences('/p.cjs')).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+  });
+
+  it('has DevTools only when asked for (development)', () => {
+    createMainWindow({ preloadPath: '/p.cjs', entryUrl: 'app://renderer/index.html', devTools: true });
+    expect(FakeBrowserWindow.instances[0]!.options.webPreferences).toMatchObject({ devTools: true });
+    expect(secureWebPreferences('/p.cjs')).toMatchObject({ devTools: false });
   });
 
   it('loads the entry URL and shows itself only when ready', () => {
@@ -78,26 +85,27 @@ describe('new windows and navigation', () => {
   }
 
   it.each([
-    ['https://modelcontextprotocol.io/docs', true],
-    ['http://example.com/', true],
-    ['file:///etc/passwd', false],
-    ['javascript:alert(1)', false],
-    ['app://renderer/index.html', false],
-    ['smb://server/share', false],
-    ['not a url', false],
-  ])('window.open(%s) is denied; opened in the browser: %s', (url, external) => {
+    'https://modelcontextprotocol.io/docs',
+    'http://example.com/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'app://renderer/index.html',
+    'smb://server/share',
+    'not a url',
+  ])('window.open(%s) is denied, and nothing is handed to the browser (the UI has no links)', (url) => {
     const contents = guarded();
     expect(contents.windowOpenHandler?.({ url })).toEqual({ action: 'deny' });
-    if (external) expect(electronMock.shell.openExternal).toHaveBeenCalledWith(url);
-    else expect(electronMock.shell.openExternal).not.toHaveBeenCalled();
+    expect(electronMock.shell.openExternal).not.toHaveBeenCalled();
   });
 
-  it('prevents every navigation and every <webview>', () => {
+  it('prevents every navigation, in any frame and by redirect, and every <webview>', () => {
     const contents = guarded();
-    for (const url of ['https://evil.example/', 'app://renderer/other.html', 'file:///tmp/x.html']) {
-      const event = fakeEvent();
-      contents.emit('will-navigate', event, url);
-      expect(event.preventDefault).toHaveBeenCalled();
+    for (const name of ['will-navigate', 'will-frame-navigate', 'will-redirect']) {
+      for (const url of ['https://evil.example/', 'app://renderer/other.html', 'file:///tmp/x.html']) {
+        const event = fakeEvent();
+        contents.emit(name, event, url);
+        expect(event.preventDefault, `${name} ${url}`).toHaveBeenCalled();
+      }
     }
     const webview = fakeEvent();
     contents.emit('will-attach-webview', webview, {}, {});
@@ -109,7 +117,9 @@ describe('new windows and navigation', () => {
     const contents = new FakeWebContents();
     electronMock.app.emit('web-contents-created', fakeEvent(), contents);
     expect(contents.windowOpenHandler?.({ url: 'https://x.example' })).toEqual({ action: 'deny' });
-    expect(contents.listenerCount('will-navigate')).toBe(1);
+    for (const name of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']) {
+      expect(contents.listenerCount(name), name).toBe(1);
+    }
   });
 });
 
@@ -220,6 +230,28 @@ describe('the app:// protocol', () => {
     const script = await rendererResponse(dir, 'app://renderer/assets/main.js', 'x');
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect((await rendererResponse(dir, 'app://renderer/missing.js', 'x')).status).toBe(404);
+  });
+
+  it('does not follow a symlink out of the renderer folder, and serves one that stays inside', async () => {
+    const dir = rendererDir();
+    fs.symlinkSync(path.join(dir, '..', 'secret.txt'), path.join(dir, 'assets', 'escape.txt'));
+    fs.symlinkSync(path.join(dir, '..'), path.join(dir, 'parent'));
+    fs.symlinkSync(path.join(dir, 'assets', 'main.js'), path.join(dir, 'alias.js'));
+    for (const url of ['app://renderer/assets/escape.txt', 'app://renderer/parent/secret.txt']) {
+      const response = await rendererResponse(dir, url, 'x');
+      expect(response.status, url).toBe(404);
+      expect(await response.text()).not.toContain('secret');
+    }
+    const inside = await rendererResponse(dir, 'app://renderer/alias.js', 'x');
+    expect(inside.status).toBe(200);
+    expect(await inside.text()).toBe('console.log(1)');
+  });
+
+  it('serves a renderer folder that is itself reached through a symlink', async () => {
+    const dir = rendererDir();
+    const link = path.join(tempDir('mcp-roots-link-'), 'renderer');
+    fs.symlinkSync(dir, link);
+    expect((await rendererResponse(link, 'app://renderer/index.html', 'x')).status).toBe(200);
   });
 
   it.each([

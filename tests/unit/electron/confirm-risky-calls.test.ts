@@ -1,0 +1,138 @@
+// What a compromised page could do with a legitimate channel, confirmed by the person in a native
+// dialog first: run a program the registry does not hold yet, or have "Use with…" write a file
+// that is not one of the hosts' configs. Everything else passes without a dialog.
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
+
+import type { Registry, ServerRecord, StdioTransportConfig } from '../../../shared/domain.js';
+import { SECRET_MASK } from '../../../shared/secrets.js';
+import { emptyRegistry } from '../../../shared/registry-schema.js';
+import { confirmationDialog, confirmRiskyCalls, isKnownHostConfig, riskOf } from '../../../electron/main/confirm-risky-calls.js';
+import { electronMock, resetElectronMock } from './electron-mock.js';
+
+const npxFilesystem: StdioTransportConfig = {
+  type: 'stdio',
+  command: 'npx',
+  args: ['-y', '@modelcontextprotocol/server-filesystem'],
+  env: { GITHUB_TOKEN: 'secret-value' },
+};
+
+function registryWith(...transports: StdioTransportConfig[]): Registry {
+  const registry = emptyRegistry() as Registry;
+  registry.servers = transports.map(
+    (transport, index): ServerRecord => ({ id: `s${index}`, name: `server-${index}`, transport, enabled: true, sharing: true, addedAt: '2026-11-01T00:00:00.000Z' }),
+  );
+  return registry;
+}
+
+beforeEach(() => resetElectronMock());
+
+describe('a stdio launch line', () => {
+  const registry = registryWith(npxFilesystem);
+
+  it('already in the registry needs no confirmation (another server with the same launch)', () => {
+    expect(riskOf('servers.add', { name: 'copy', transport: npxFilesystem }, registry)).toBeUndefined();
+  });
+
+  it.each([
+    ['a new command', { ...npxFilesystem, command: '/tmp/payload' }],
+    ['new arguments', { ...npxFilesystem, args: ['-y', 'evil-package'] }],
+    ['another folder', { ...npxFilesystem, cwd: '/tmp' }],
+    ['an added variable (NODE_OPTIONS changes what runs)', { ...npxFilesystem, env: { ...npxFilesystem.env, NODE_OPTIONS: '--require /tmp/x.js' } }],
+  ])('with %s is confirmed before servers.add runs', (_what, transport) => {
+    expect(riskOf('servers.add', { name: 'x', transport }, registry)).toEqual({ kind: 'new-command', server: 'x', transport });
+  });
+
+  it('on servers.update: confirmed when it changes what runs, not when the page sends the masked secret back', () => {
+    const unchanged = { serverId: 's0', patch: { name: 'renamed', transport: { ...npxFilesystem, env: { GITHUB_TOKEN: SECRET_MASK } } } };
+    expect(riskOf('servers.update', unchanged, registry)).toBeUndefined();
+    expect(riskOf('servers.update', { serverId: 's0', patch: { enabled: false } }, registry)).toBeUndefined();
+    const changed = { serverId: 's0', patch: { transport: { ...npxFilesystem, args: ['-y', 'other'], env: { GITHUB_TOKEN: SECRET_MASK } } } };
+    expect(riskOf('servers.update', changed, registry)).toMatchObject({
+      kind: 'new-command',
+      server: 'server-0',
+      transport: { args: ['-y', 'other'], env: { GITHUB_TOKEN: 'secret-value' } },
+    });
+  });
+
+  it('is not asked for HTTP servers, invalid payloads (dispatch refuses those) or other channels', () => {
+    expect(riskOf('servers.add', { name: 'h', transport: { type: 'http', url: 'https://x.example/mcp', headers: {} } }, registry)).toBeUndefined();
+    expect(riskOf('servers.add', { name: 'x', transport: { type: 'stdio', command: '' } }, registry)).toBeUndefined();
+    expect(riskOf('roots.add', { paths: ['/tmp'] }, registry)).toBeUndefined();
+  });
+
+  it('shows the full command line, the folder and the variable names, never their values', () => {
+    const options = confirmationDialog({
+      kind: 'new-command',
+      server: 'x',
+      transport: { type: 'stdio', command: '/usr/bin/node', args: ['/srv/my server.js', '--port', '1'], env: { TOKEN: 'hunter2' }, cwd: '/srv' },
+    });
+    expect(options).toMatchObject({ type: 'warning', buttons: ['Cancel', 'Allow'], defaultId: 0, cancelId: 0 });
+    expect(options.detail).toContain("/usr/bin/node '/srv/my server.js' --port 1");
+    expect(options.detail).toContain('In: /srv');
+    expect(options.detail).toContain('TOKEN');
+    expect(options.detail).not.toContain('hunter2');
+  });
+});
+
+describe('"Use with…" writing a file', () => {
+  const home = os.homedir();
+  const registry = registryWith();
+
+  it.each([
+    ['claude-desktop', path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Claude', 'claude_desktop_config.json')],
+    ['cursor', path.join(home, '.cursor', 'mcp.json')],
+    ['claude-code', path.join(home, '.claude.json')],
+    ['vscode', '/work/project/.vscode/mcp.json'],
+    ['cursor', '/work/project/.cursor/mcp.json'],
+    ['claude-code', '/work/project/.mcp.json'],
+  ] as const)('to a %s config at its usual place (%s) needs no confirmation', (host, file) => {
+    expect(isKnownHostConfig(host, file, 'linux')).toBe(true);
+    expect(riskOf('useWith.apply', { host, serverIds: ['s'], file }, registry)).toBeUndefined();
+  });
+
+  it.each([
+    ['claude-desktop', path.join(home, '.bashrc')],
+    ['vscode', path.join(home, '.ssh', 'authorized_keys')],
+    ['vscode', '/work/project/.cursor/mcp.json'],
+    ['claude-code', '/etc/cron.d/mcp.json'],
+  ] as const)('as %s to %s is confirmed first', (host, file) => {
+    expect(riskOf('useWith.apply', { host, serverIds: ['s'], file }, registry)).toEqual({ kind: 'unknown-file', file, host });
+  });
+
+  it("needs no confirmation when the host chooses the file itself (no file given, or a workspace's)", () => {
+    expect(riskOf('useWith.apply', { host: 'vscode', serverIds: ['s'] }, registry)).toBeUndefined();
+    expect(riskOf('useWith.apply', { host: 'vscode', serverIds: ['s'], workspace: '/work/p' }, registry)).toBeUndefined();
+    // A preview writes nothing.
+    expect(riskOf('useWith.preview', { host: 'vscode', serverIds: ['s'], file: path.join(home, '.bashrc') }, registry)).toBeUndefined();
+  });
+});
+
+describe('the confirmation in front of the handlers', () => {
+  const registry = registryWith(npxFilesystem);
+  const risky = { name: 'x', transport: { ...npxFilesystem, command: '/tmp/payload' } };
+
+  it('lets a safe call through without a dialog', async () => {
+    const confirm = confirmRiskyCalls(() => registry, () => undefined);
+    expect(await confirm('servers.add', { name: 'copy', transport: npxFilesystem })).toBeUndefined();
+    expect(electronMock.dialog.showMessageBox).not.toHaveBeenCalled();
+  });
+
+  it('stops the call with a typed error when the person cancels, lets it through when they allow', async () => {
+    const confirm = confirmRiskyCalls(() => registry, () => undefined);
+    electronMock.dialog.showMessageBox.mockResolvedValueOnce({ response: 0, checkboxChecked: false });
+    expect(await confirm('servers.add', risky)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    electronMock.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
+    expect(await confirm('servers.add', risky)).toBeUndefined();
+  });
+
+  it('refuses when no dialog can be shown: no yes, no call', async () => {
+    const confirm = confirmRiskyCalls(() => registry, () => undefined, async () => {
+      throw new Error('no display');
+    });
+    expect(await confirm('servers.add', risky)).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+});
