@@ -62,7 +62,7 @@ const useWithInput = z
     workspace: pathText.optional(),
     /** ~/.claude.json only: that project's (local-scope) servers. Kept as written: it is a key there. */
     project: pathText.optional(),
-    /** 'node' (default): absolute node + bin/mcp-roots.js; 'path': plain `mcp-roots` from the host's PATH. */
+    /** 'node' (default): full paths (the installed app's executable, else node + bin/mcp-roots.js); 'path': plain `mcp-roots` from the host's PATH. */
     launcher: z.enum(['node', 'path']).optional(),
   })
   .strict()

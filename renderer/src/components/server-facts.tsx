@@ -1,7 +1,8 @@
 // The live facts about one connection: what was negotiated, and what the server last asked and
 // was told. This is the "did my change reach it?" answer, so the answer's URIs are listed in full.
-import type { RootView, ServerView } from '../../../shared/domain.js';
+import type { HostEnvironment, RootView, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useHostSelector } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
 import { SessionFacts } from './session-facts.js';
 import { transportFull } from './transport-summary.js';
@@ -21,6 +22,7 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
           {transportFull(server.transport)}
         </dd>
       </div>
+      {server.transport.type === 'stdio' && isNpx(server.transport.command) && <NpxFact />}
       <div className="facts__item">
         <dt>{t('servers.factServer')}</dt>
         <dd>{status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : dash}</dd>
@@ -59,5 +61,28 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
         </dd>
       </div>
     </dl>
+  );
+}
+
+const isNpx = (command: string): boolean => /(^|[\\/])npx(\.cmd|\.exe)?$/i.test(command);
+const selectEnvironment = (state: { environment?: HostEnvironment }) => state.environment;
+
+/** Which npx a server started as `npx …` runs: an app opened from a menu may not have the shell's. */
+function NpxFact() {
+  const { t } = useI18n();
+  const environment = useHostSelector(selectEnvironment, undefined);
+  if (!environment) return null;
+  return (
+    <div className="facts__item facts__item--wide" data-testid="npx-fact">
+      <dt>{t('servers.factNpx')}</dt>
+      <dd>
+        {environment.npx ? <span className="mono">{environment.npx}</span> : <span className="muted">{t('servers.npxMissing')}</span>}
+        <span className="facts__sub">
+          {environment.pathSource === 'login-shell' && environment.shell
+            ? t('servers.npxFromShell', { shell: environment.shell })
+            : t('servers.npxInherited')}
+        </span>
+      </dd>
+    </div>
   );
 }
