@@ -3,9 +3,20 @@
 // is off), so a host's config starts `<app executable> proxy SERVER` and this decides it.
 // Plain data in, plain data out: no Electron, so the packed app's entry can run it first.
 
-/** What follows the program on its command line (`electron .` also puts the app folder first). */
+/**
+ * What follows the program on its command line, for the app. Run as `electron [switches] <app
+ * folder> [args]` (development, Playwright), Electron's default app takes the first word that is
+ * not a switch as the app folder (its --require/-r take a value): that word is not ours.
+ */
 export function appArguments(argv: readonly string[], defaultApp: boolean | undefined): string[] {
-  return argv.slice(defaultApp ? 2 : 1);
+  const rest = argv.slice(1);
+  if (!defaultApp) return rest;
+  for (let index = 0; index < rest.length; index++) {
+    const arg = rest[index] as string;
+    if (arg === '--require' || arg === '-r') index++;
+    else if (!arg.startsWith('-')) return [...rest.slice(0, index), ...rest.slice(index + 1)];
+  }
+  return [];
 }
 
 /**

@@ -1,16 +1,36 @@
 // The real desktop app, launched through Playwright. Runs wherever Electron's binary is installed;
-// elsewhere (ELECTRON_SKIP_BINARY_DOWNLOAD, offline installs) it is skipped and says why.
-// Needs `npm run build` first (test:e2e does it) and, on Linux, a display (xvfb-run on CI).
+// elsewhere (this CI: only the npm registry is reachable, and Electron 45 fetches its binary from
+// GitHub) it is skipped and says why. Needs `npm run build` first (test:e2e does it) and, on
+// Linux, a display (xvfb-run on CI). The packaged app is checked by tests/pack/pack-smoke.test.ts.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { _electron as electron, type ElectronApplication, type Page } from 'playwright-core';
-import { findElectronBinary } from '../../scripts/electron-binary.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const binary = findElectronBinary();
+const require = createRequire(import.meta.url);
+
+/**
+ * Electron's binary when it is installed. Read from the electron package's path.txt, never
+ * through require('electron'): since Electron 45 that starts a download when the binary is missing.
+ */
+function installedElectron(): { found: true; path: string; version: string } | { found: false; reason: string } {
+  const packageDir = path.dirname(require.resolve('electron/package.json'));
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const pathFile = path.join(packageDir, 'path.txt');
+  if (!fs.existsSync(pathFile)) {
+    return { found: false, reason: `Electron ${version}'s binary was never fetched (no node_modules/electron/path.txt; \`npx install-electron\` fetches it)` };
+  }
+  const binary = path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(packageDir, 'dist'), fs.readFileSync(pathFile, 'utf8').trim());
+  if (!fs.existsSync(binary)) return { found: false, reason: `Electron ${version}'s binary is missing at ${binary}` };
+  return { found: true, path: binary, version };
+}
+
+const binary = installedElectron();
 if (!binary.found) {
-  console.log(`Skipping the Electron E2E tests: Electron's binary is not installed here (${binary.reason}).`);
+  console.log(`Skipping the Electron E2E tests: ${binary.reason}.`);
 }
 
 describe.skipIf(!binary.found)('desktop app', () => {
@@ -44,6 +64,12 @@ describe.skipIf(!binary.found)('desktop app', () => {
   it.skipIf(!binary.found)('opens one window titled MCP Roots Manager', async () => {
     expect(app!.windows()).toHaveLength(1);
     expect(await page.title()).toBe('MCP Roots Manager');
+  });
+
+  it.skipIf(!binary.found)('runs the installed Electron (45) and opened the window, not the command line', async () => {
+    const electronVersion = await app!.evaluate(() => process.versions.electron);
+    expect(electronVersion).toBe(binary.found ? binary.version : 'not installed');
+    expect(electronVersion.split('.')[0]).toBe('45');
   });
 
   it.skipIf(!binary.found)('gives the page window.rootsManager and no Node', async () => {
