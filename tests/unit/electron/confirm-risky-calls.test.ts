@@ -23,7 +23,17 @@ const npxFilesystem: StdioTransportConfig = {
 function registryWith(...transports: StdioTransportConfig[]): Registry {
   const registry = emptyRegistry() as Registry;
   registry.servers = transports.map(
-    (transport, index): ServerRecord => ({ id: `s${index}`, name: `server-${index}`, transport, enabled: true, sharing: true, addedAt: '2026-11-01T00:00:00.000Z' }),
+    (transport, index): ServerRecord => ({
+      id: `s${index}`,
+      name: `server-${index}`,
+      transport,
+      enabled: true,
+      sharing: true,
+      sandbox: true,
+      network: true,
+      askForFolders: true,
+      addedAt: '2026-11-01T00:00:00.000Z',
+    }),
   );
   return registry;
 }
