@@ -1,0 +1,163 @@
+// The bubblewrap command line for one stdio server, as a pure function of what it may reach.
+//
+// Inside, the server sees one tree built on an empty, read-only tmpfs, every path at its own host
+// path (so errors, roots and `${roots}` arguments mean the same inside and out):
+//   system runtime (ro) · its own program (ro) · each effective root (ro or rw per grant) ·
+//   a private HOME and TMPDIR (rw, kept on disk) · a fresh /proc, a minimal /dev, an empty /tmp.
+//
+// Taken from Flatpak (common/flatpak-run.c): merged-/usr top-level folders recreated as symlinks
+// (`--symlink usr/lib /lib`), a hand-picked /etc instead of the host's, --die-with-parent,
+// a fresh /proc in a new pid namespace, /dev from bwrap's minimal set.
+// Taken from Anthropic's sandbox-runtime (src/sandbox/linux-sandbox-utils.ts): --new-session and
+// --die-with-parent always; --unshare-pid with --proc (without both, host processes are visible
+// and /proc/<pid>/root leads out); network off as --unshare-net.
+// Not taken: sandbox-runtime starts from `--ro-bind / /` and denies a list (every unlisted secret
+// stays readable), and keeps ~/.npm writable; Flatpak blocks TIOCSTI with seccomp because it keeps
+// the terminal session for interactive apps, whereas MCP servers speak over pipes, so setsid
+// (--new-session) detaches them from any terminal at no cost.
+// Our own: --unshare-all (user, ipc, pid, net, uts, cgroup), --share-net only when the server's
+// network is on; --disable-userns (bwrap 0.8+) so the server cannot make namespaces of its own;
+// --cap-drop ALL (a no-op unprivileged, essential when the app runs as root); the app's data
+// folder masked by an empty tmpfs wherever a grant would expose it (the registry holds every grant:
+// a server that could write it could widen its own); `--remount-ro /` last, so nothing can be
+// created at the top of the tree.
+import type { HostLayout } from './host-layout.js';
+import { isWithin, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
+
+export interface BwrapPlanInput {
+  /** Absolute path of bwrap (from the probe). */
+  bwrap: string;
+  /** bwrap supports --disable-userns (from the probe). */
+  disableUserns: boolean;
+  layout: HostLayout;
+  /** The program, already resolved to an absolute path, and its arguments. */
+  command: string;
+  args: readonly string[];
+  /** The server's own environment (the SDK adds its defaults beneath it); HOME and TMPDIR are replaced. */
+  env: Readonly<Record<string, string>>;
+  /** The server's working directory on the host, if it has one. */
+  cwd?: string | undefined;
+  /** Files and folders of the server's own program, bound read-only. */
+  programPaths: readonly string[];
+  /** Its effective roots: canonical host paths with their grant modes. */
+  roots: readonly GrantedFolder[];
+  /** Private, persistent HOME and TMPDIR folders (they exist on the host). */
+  home: string;
+  tmp: string;
+  /** The app's data folder: masked inside the sandbox wherever a root or program path covers it. */
+  dataDir: string;
+  network: boolean;
+}
+
+export interface BwrapPlan {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Every path the server can reach, in mount order (later ones cover earlier ones). */
+  mounts: SandboxMount[];
+  /** Where the server starts: its cwd when that is reachable inside, else its private HOME. */
+  chdir: string;
+}
+
+const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+
+/** Program paths worth binding: outside the system runtime, and not inside another program path. */
+function programMounts(programPaths: readonly string[], systemPaths: readonly string[]): string[] {
+  const unique = [...new Set(programPaths)].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+  const kept: string[] = [];
+  for (const candidate of unique) {
+    if (systemPaths.some((system) => isWithin(candidate, system))) continue;
+    if (kept.some((outer) => isWithin(candidate, outer))) continue;
+    kept.push(candidate);
+  }
+  return kept;
+}
+
+/**
+ * Roots in mount order: parents before children, so a nested root keeps its own mode (a read-only
+ * folder inside a read-write one stays read-only, and the other way round). A root listed twice
+ * keeps its most permissive mode: two grants of one folder can only come from one decision.
+ */
+function rootMounts(roots: readonly GrantedFolder[]): GrantedFolder[] {
+  const byPath = new Map<string, GrantedFolder>();
+  for (const root of roots) {
+    const seen = byPath.get(root.path);
+    if (!seen || (seen.mode === 'read-only' && root.mode === 'read-write')) byPath.set(root.path, root);
+  }
+  return [...byPath.values()].sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
+}
+
+export function planBwrap(input: BwrapPlanInput): BwrapPlan {
+  const args: string[] = ['--unshare-all', '--unshare-user'];
+  if (input.disableUserns) args.push('--disable-userns');
+  if (input.network) args.push('--share-net');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
+
+  const mounts: SandboxMount[] = [];
+  const bind = (flag: string, path: string, mount: Omit<SandboxMount, 'path'>) => {
+    args.push(flag, path, path);
+    mounts.push({ path, ...mount });
+  };
+
+  // System runtime, read-only.
+  bind('--ro-bind', '/usr', { writable: false, purpose: 'system' });
+  const systemPaths = ['/usr'];
+  for (const entry of input.layout.topLevel) {
+    if ('symlinkTo' in entry) {
+      args.push('--symlink', entry.symlinkTo, entry.path);
+    } else {
+      bind('--ro-bind-try', entry.path, { writable: false, purpose: 'system' });
+      systemPaths.push(entry.path);
+    }
+  }
+  for (const entry of input.layout.etc) {
+    bind('--ro-bind-try', entry, { writable: false, purpose: 'system' });
+    systemPaths.push(entry);
+  }
+  // A fresh /proc for the new pid namespace, bwrap's minimal /dev, and an empty /tmp that is gone
+  // at exit (programs that ignore TMPDIR still work; roots under /tmp are mounted on top of it).
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  mounts.push({ path: '/proc', writable: false, purpose: 'system' }, { path: '/dev', writable: false, purpose: 'system' });
+  mounts.push({ path: '/tmp', writable: true, purpose: 'tmp' });
+
+  const programs = programMounts(input.programPaths, systemPaths);
+  for (const program of programs) bind('--ro-bind', program, { writable: false, purpose: 'program' });
+
+  // -try: a root that vanished since the plan was made is simply not there, as for the roots list.
+  const roots = rootMounts(input.roots);
+  for (const root of roots) {
+    const writable = root.mode === 'read-write';
+    bind(writable ? '--bind-try' : '--ro-bind-try', root.path, { writable, purpose: 'root' });
+  }
+
+  const exposesDataDir = [...roots.map((root) => root.path), ...programs].some((outer) => isWithin(input.dataDir, outer));
+  if (exposesDataDir) {
+    args.push('--tmpfs', input.dataDir);
+    mounts.push({ path: input.dataDir, writable: false, purpose: 'mask' });
+  }
+
+  bind('--bind', input.home, { writable: true, purpose: 'home' });
+  if (input.tmp !== input.home) bind('--bind', input.tmp, { writable: true, purpose: 'tmp' });
+  // Read-only once the mount points below them exist (a remount does not reach the mounts below).
+  if (exposesDataDir) args.push('--remount-ro', input.dataDir);
+  args.push('--remount-ro', '/');
+
+  const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
+  args.push('--chdir', chdir, '--', input.command, ...input.args);
+
+  return {
+    command: input.bwrap,
+    args,
+    env: { ...input.env, HOME: input.home, TMPDIR: input.tmp },
+    mounts,
+    chdir,
+  };
+}
+
+/** Whether a host folder exists inside: the deepest mount covering it decides, as in the kernel. */
+export function reachableInside(dir: string, mounts: readonly SandboxMount[]): boolean {
+  const deepest = mounts.filter((mount) => isWithin(dir, mount.path)).sort((a, b) => depth(b.path) - depth(a.path))[0];
+  if (!deepest || deepest.purpose === 'mask') return false;
+  // /tmp is an empty tmpfs: only what is mounted onto it exists below it.
+  return !(deepest.path === '/tmp' && dir !== '/tmp');
+}

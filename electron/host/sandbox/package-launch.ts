@@ -1,0 +1,236 @@
+// `npx PKG` and `uvx PKG` servers fetch their program when they start. Inside a sandbox they would
+// need the user's package caches, and a writable ~/.npm is a way out: code planted there by a
+// confined server would later run unconfined. So the package is found or installed OUTSIDE the
+// sandbox first, by the app, and the server then runs it directly; the plan binds it read-only.
+//
+// npx: the local project's node_modules (searched up from the server's cwd, as npx does) when it
+// holds the package at the asked version, else an app-managed folder
+// `<dataDir>/sandbox/packages/<spec>`, installed once with the user's own npm (its cache stays
+// outside the sandbox and is written only by npm). A bare name is pinned to the version installed
+// first; delete that folder to take a newer one.
+// uvx: `uv tool install` into `<dataDir>/sandbox/uv-tools`. Without uv on PATH the server is not
+// started: a SandboxSetupError 'uv-missing' says so (never a crash, never an unconfined start).
+// NOT RUN HERE: this machine has no uv, so only the uv-missing path is tested.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { findOnPath } from './sandbox-probe.js';
+import { SandboxSetupError } from './sandbox-types.js';
+
+export interface PackageLaunchInput {
+  command: string;
+  args: readonly string[];
+  cwd?: string | undefined;
+  /** The environment npm/uv run with (outside the sandbox): the app's, with the server's PATH. */
+  env: Readonly<Record<string, string | undefined>>;
+  dataDir: string;
+}
+
+export interface PackageLaunch {
+  command: string;
+  args: string[];
+  /** Where the package came from: 'local' (the project's node_modules) or 'installed' (the app's folder). */
+  source: 'local' | 'installed';
+  packageDir: string;
+}
+
+export interface NpxLine {
+  /** What to install: a registry name with an optional version, a tarball, a folder, a git URL. */
+  spec: string;
+  /** The bin to run, when `-p PKG CMD` names it. */
+  binName?: string | undefined;
+  rest: string[];
+  /** `--registry` and other npm options passed on to the install. */
+  npmOptions: string[];
+}
+
+const NPX_FLAGS = new Set(['-y', '--yes', '-q', '--quiet', '--silent', '--prefer-offline', '--prefer-online', '--offline', '--no-audit', '--no-fund']);
+const NPX_FLAGS_FOR_NPM = new Set(['--prefer-offline', '--prefer-online', '--offline']);
+
+/** Reads an npx command line; forms the app cannot prepare outside the sandbox are refused by name. */
+export function parseNpx(args: readonly string[]): NpxLine {
+  const packages: string[] = [];
+  const npmOptions: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-p' || arg === '--package') {
+      packages.push(args[++i] ?? '');
+      continue;
+    }
+    if (arg.startsWith('--package=')) {
+      packages.push(arg.slice('--package='.length));
+      continue;
+    }
+    if (arg === '--registry' || arg.startsWith('--registry=')) {
+      npmOptions.push(arg.includes('=') ? arg : `--registry=${args[++i] ?? ''}`);
+      continue;
+    }
+    if (NPX_FLAGS.has(arg)) {
+      if (NPX_FLAGS_FOR_NPM.has(arg)) npmOptions.push(arg);
+      continue;
+    }
+    if (arg === '--') continue;
+    if (arg.startsWith('-')) {
+      throw new SandboxSetupError('npx-unsupported', `npx option "${arg}" cannot be prepared outside the sandbox; run this server without the sandbox, or start the package with node.`);
+    }
+    if (packages.length > 1) throw new SandboxSetupError('npx-unsupported', 'npx with several --package options cannot be prepared outside the sandbox.');
+    const rest = args.slice(i + 1);
+    return packages.length === 1
+      ? { spec: packages[0] as string, binName: arg, rest, npmOptions }
+      : { spec: arg, rest, npmOptions };
+  }
+  throw new SandboxSetupError('npx-unsupported', 'npx without a package to run.');
+}
+
+/** A registry spec's name and version (`@scope/name@1.2.3` → ['@scope/name', '1.2.3']); undefined for paths and URLs. */
+export function registryName(spec: string): { name: string; version?: string } | undefined {
+  const match = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:@(.+))?$/i.exec(spec);
+  if (!match || spec.startsWith('.') || spec.includes(':')) return undefined;
+  return match[2] ? { name: match[1] as string, version: match[2] } : { name: match[1] as string };
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project's own copy, found the way npx finds it: node_modules/<name> up from the cwd. */
+function localPackage(name: string, version: string | undefined, cwd: string): string | undefined {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    const manifest = readJson(path.join(candidate, 'package.json'));
+    // A range or tag cannot be checked without npm's resolver: it goes to the app's folder.
+    if (manifest && (version === undefined || manifest.version === version)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+function run(command: string, args: string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      const tail = String(stderr).trim().split('\n').slice(-3).join(' ').slice(0, 500);
+      reject(new SandboxSetupError('package-install-failed', `${path.basename(command)} ${args.join(' ')} failed: ${tail || error.message}`));
+    });
+  });
+}
+
+/** Installs into a fresh folder and renames it into place, so two servers starting at once never share a half-written one. */
+async function installOnce(finalDir: string, install: (dir: string) => Promise<void>): Promise<string> {
+  if (fs.existsSync(path.join(finalDir, '.installed'))) return finalDir;
+  const staging = `${finalDir}.staging-${process.pid}-${randomBytes(4).toString('hex')}`;
+  fs.mkdirSync(staging, { recursive: true });
+  try {
+    await install(staging);
+    fs.writeFileSync(path.join(staging, '.installed'), new Date().toISOString());
+    try {
+      fs.renameSync(staging, finalDir);
+    } catch (error) {
+      // Another start installed it meanwhile: use theirs.
+      if (!fs.existsSync(path.join(finalDir, '.installed'))) throw error;
+    }
+    return finalDir;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function folderName(spec: string): string {
+  const readable = spec.replace(/[^a-zA-Z0-9._@-]+/g, '_').slice(-60);
+  return `${readable}-${createHash('sha256').update(spec).digest('hex').slice(0, 10)}`;
+}
+
+function binOf(packageDir: string, binName: string | undefined): string {
+  const manifest = readJson(path.join(packageDir, 'package.json')) ?? {};
+  const name = String(manifest.name ?? path.basename(packageDir));
+  const bins: Record<string, string> = typeof manifest.bin === 'string' ? { [name.replace(/^@[^/]+\//, '')]: manifest.bin } : ((manifest.bin as Record<string, string>) ?? {});
+  const entries = Object.entries(bins);
+  const chosen = binName !== undefined ? bins[binName] : entries.length === 1 ? entries[0]?.[1] : bins[name.replace(/^@[^/]+\//, '')];
+  if (!chosen) {
+    throw new SandboxSetupError('npx-unsupported', `${name} has ${entries.length === 0 ? 'no command' : `several commands (${Object.keys(bins).join(', ')}); name one with -p`}.`);
+  }
+  return path.resolve(packageDir, chosen);
+}
+
+async function prepareNpx(input: PackageLaunchInput, npxPath: string): Promise<PackageLaunch> {
+  const line = parseNpx(input.args);
+  const cwd = input.cwd ?? process.cwd();
+  const registry = registryName(line.spec);
+  let packageDir = registry ? localPackage(registry.name, registry.version, cwd) : undefined;
+  let source: PackageLaunch['source'] = 'local';
+  if (!packageDir) {
+    // Paths in the spec are the user's, relative to the server's cwd.
+    const spec = registry ? line.spec : /^(\.|\/|~)/.test(line.spec) || /\.(tgz|tar\.gz)$/.test(line.spec) ? path.resolve(cwd, line.spec) : line.spec;
+    const npm = findOnPath('npm', path.dirname(npxPath)) ?? findOnPath('npm', input.env.PATH);
+    if (!npm) throw new SandboxSetupError('package-install-failed', 'npm is not on PATH, so the package cannot be installed outside the sandbox.');
+    const dir = await installOnce(path.join(input.dataDir, 'sandbox', 'packages', folderName(spec)), async (staging) => {
+      fs.writeFileSync(path.join(staging, 'package.json'), '{ "private": true }\n');
+      await run(npm, ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...line.npmOptions, spec], { cwd: staging, env: input.env });
+    });
+    const dependencies = Object.keys((readJson(path.join(dir, 'package.json'))?.dependencies as Record<string, string>) ?? {});
+    const name = registry?.name ?? dependencies[0];
+    if (!name) throw new SandboxSetupError('package-install-failed', `npm installed nothing for ${spec}.`);
+    packageDir = path.join(dir, 'node_modules', name);
+    source = 'installed';
+  }
+  // A folder spec installs as a symlink: run (and bind) the real folder.
+  packageDir = fs.realpathSync(packageDir);
+  const bin = binOf(packageDir, line.binName);
+  const runsOnNode = /^#!.*\bnode\b/.test(fs.readFileSync(bin, 'utf8').slice(0, 200));
+  const node = runsOnNode ? (findOnPath('node', input.env.PATH) ?? process.execPath) : undefined;
+  return node ? { command: node, args: [bin, ...line.rest], source, packageDir } : { command: bin, args: line.rest, source, packageDir };
+}
+
+/** uvx [--from SPEC] NAME[@VERSION|==VERSION] ARGS… */
+export function parseUvx(args: readonly string[]): { spec: string; command: string; rest: string[] } {
+  let from: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--from') {
+      from = args[++i];
+      continue;
+    }
+    if (arg.startsWith('--from=')) {
+      from = arg.slice('--from='.length);
+      continue;
+    }
+    if (arg.startsWith('-')) throw new SandboxSetupError('npx-unsupported', `uvx option "${arg}" cannot be prepared outside the sandbox.`);
+    const command = arg.replace(/(\[.*\])?(@|==).*$/, '').replace(/\[.*\]$/, '');
+    return { spec: from ?? arg.replace('@', '=='), command, rest: args.slice(i + 1) };
+  }
+  throw new SandboxSetupError('npx-unsupported', 'uvx without a package to run.');
+}
+
+async function prepareUvx(input: PackageLaunchInput, uvxPath: string | undefined): Promise<PackageLaunch> {
+  const line = parseUvx(input.args);
+  const uv = (uvxPath && findOnPath('uv', path.dirname(uvxPath))) ?? findOnPath('uv', input.env.PATH);
+  if (!uv) {
+    throw new SandboxSetupError(
+      'uv-missing',
+      `This server starts with uvx, but uv is not on PATH, so its package "${line.spec}" cannot be prepared outside the sandbox. Install uv, or run this server without the sandbox.`,
+    );
+  }
+  const toolDir = path.join(input.dataDir, 'sandbox', 'uv-tools');
+  const env = { ...input.env, UV_TOOL_DIR: toolDir, UV_TOOL_BIN_DIR: path.join(toolDir, 'bin') };
+  const bin = path.join(toolDir, 'bin', line.command);
+  if (!fs.existsSync(bin)) await run(uv, ['tool', 'install', line.spec], { cwd: input.cwd ?? process.cwd(), env });
+  if (!fs.existsSync(bin)) throw new SandboxSetupError('package-install-failed', `uv installed ${line.spec} but it has no command "${line.command}".`);
+  return { command: bin, args: line.rest, source: 'installed', packageDir: path.dirname(fs.realpathSync(bin)) };
+}
+
+/** For an npx or uvx command, the package's own program to run instead; undefined for anything else. */
+export async function preparePackageLaunch(input: PackageLaunchInput): Promise<PackageLaunch | undefined> {
+  const name = path.basename(input.command);
+  const located = () => (input.command.includes('/') ? path.resolve(input.cwd ?? process.cwd(), input.command) : findOnPath(name, input.env.PATH));
+  if (name === 'npx') {
+    const npx = located();
+    if (!npx || !fs.existsSync(npx)) throw new SandboxSetupError('command-not-found', 'npx is not on PATH.');
+    return prepareNpx(input, npx);
+  }
+  if (name === 'uvx') return prepareUvx(input, located());
+  return undefined;
+}

@@ -1,0 +1,38 @@
+// The vocabulary shared by the sandbox module's files: a granted folder, a mount, a setup error.
+import type { SandboxSetupCode } from '../../../shared/sandbox.js';
+
+/** What a server may do in a granted folder (the registry's grant mode). */
+export type FolderMode = 'read-write' | 'read-only';
+
+/** One effective root of a server: a canonical host path (realpath) and its grant's mode. */
+export interface GrantedFolder {
+  path: string;
+  mode: FolderMode;
+}
+
+/** Why a path is visible inside a sandbox: the self-check and the UI explain each one. */
+export type MountPurpose = 'system' | 'program' | 'root' | 'home' | 'tmp' | 'mask';
+
+/** One path as the confined server sees it (same path inside and out). */
+export interface SandboxMount {
+  path: string;
+  writable: boolean;
+  purpose: MountPurpose;
+}
+
+/** A server that cannot be prepared for its sandbox: it is not started, never started unconfined. */
+export class SandboxSetupError extends Error {
+  constructor(
+    readonly code: SandboxSetupCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxSetupError';
+  }
+}
+
+/** True when `inner` is `outer` or lies beneath it (both absolute and normalized). */
+export function isWithin(inner: string, outer: string): boolean {
+  if (outer === '/') return inner.startsWith('/');
+  return inner === outer || inner.startsWith(`${outer}/`);
+}

@@ -1,0 +1,116 @@
+// Proves the confinement of the real running server, from outside it. The process bwrap started
+// is found among bwrap's descendants (the one in another mount namespace), and its own view of the
+// filesystem is read through /proc/<pid>/root and /proc/<pid>/mountinfo:
+// - sentinel files created just now in the app's data folder, the temp folder and HOME (wherever
+//   no grant covers them) must not exist in its view;
+// - every root must be there, mounted read-only exactly when its grant is read-only.
+// No cooperation from the server is needed, so a server that lies cannot pass.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
+import { reachableInside } from './bwrap-plan.js';
+import type { SandboxMount } from './sandbox-types.js';
+
+export interface SelfCheckInput {
+  /** The pid the transport spawned (bwrap). */
+  pid: number;
+  mounts: readonly SandboxMount[];
+  /** Folders to plant a sentinel in (kept only where the sandbox should hide them). */
+  sentinelDirs: readonly string[];
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    const tasks = fs.readdirSync(`/proc/${pid}/task`);
+    return tasks.flatMap((task) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** bwrap's descendants that live in another mount namespace than ours: the confined processes. */
+export function confinedProcesses(pid: number): number[] {
+  const ours = fs.readlinkSync('/proc/self/ns/mnt');
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    try {
+      if (fs.readlinkSync(`/proc/${next}/ns/mnt`) !== ours) found.push(next);
+    } catch {
+      // Gone, or not ours to inspect.
+    }
+    queue.push(...childrenOf(next));
+  }
+  return found;
+}
+
+/** Mount points and their options, from a mountinfo file (octal escapes decoded). */
+export function parseMountinfo(text: string): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length < 6) continue;
+    const mountPoint = (fields[4] as string).replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+    // Later lines are mounted on top of earlier ones at the same point: the last one is seen.
+    result.set(mountPoint, (fields[5] as string).split(','));
+  }
+  return result;
+}
+
+export async function selfCheck(input: SelfCheckInput): Promise<SandboxSelfCheck> {
+  const at = Date.now();
+  const fail = (detail: string): SandboxSelfCheck => ({ verified: false, at, detail });
+  const confined = confinedProcesses(input.pid);
+  // The deepest descendant is the server itself (bwrap's own init is pid 1 above it).
+  const target = confined[confined.length - 1];
+  if (target === undefined) return fail(`no process in its own mount namespace below pid ${input.pid}`);
+  const rootOf = (p: string) => `/proc/${target}/root${p}`;
+
+  const planted: string[] = [];
+  try {
+    for (const dir of input.sentinelDirs) {
+      const sentinel = path.join(dir, `.mcp-roots-sentinel-${randomBytes(6).toString('hex')}`);
+      if (reachableInside(sentinel, input.mounts) || !fs.existsSync(dir)) continue;
+      fs.writeFileSync(sentinel, 'outside the grants\n');
+      planted.push(sentinel);
+    }
+    for (const sentinel of planted) {
+      if (fs.existsSync(rootOf(sentinel))) return fail(`${sentinel} (outside the grants) is visible inside`);
+    }
+    if (!fs.existsSync(rootOf('/'))) return fail(`cannot inspect pid ${target} (gone, or not permitted)`);
+    const mountinfo = parseMountinfo(fs.readFileSync(`/proc/${target}/mountinfo`, 'utf8'));
+    let roots = 0;
+    for (const mount of input.mounts) {
+      if (mount.purpose !== 'root' || !fs.existsSync(mount.path)) continue;
+      const options = mountinfo.get(mount.path);
+      if (!options) return fail(`${mount.path} is granted but not mounted inside`);
+      if (options.includes('ro') === mount.writable) {
+        return fail(`${mount.path} is mounted ${mount.writable ? 'read-only' : 'read-write'} inside, granted ${mount.writable ? 'read-write' : 'read-only'}`);
+      }
+      roots++;
+    }
+    return {
+      verified: true,
+      at,
+      detail: `pid ${target}: ${planted.length} sentinel(s) outside the grants not visible; ${roots} root(s) mounted with their grant's mode`,
+    };
+  } catch (error) {
+    return fail(`self-check failed: ${(error as Error).message}`);
+  } finally {
+    for (const sentinel of planted) fs.rmSync(sentinel, { force: true });
+  }
+}
+
+/** Where sentinels go by default: the app's data folder, the temp folder, the user's HOME. */
+export function defaultSentinelDirs(dataDir: string): string[] {
+  return [dataDir, os.tmpdir(), os.homedir()];
+}

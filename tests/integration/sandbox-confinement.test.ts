@@ -1,0 +1,222 @@
+// The OS sandbox with real processes: a server that ignores roots and tries any path, and
+// server-filesystem started with a broad folder argument, each confined by confineStdio and driven
+// by the SDK client. They run wherever bubblewrap works (CI installs it).
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
+import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
+import { anyPathServer, closeConfined, startConfined } from '../support/confined-client.js';
+import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText } from '../support/index.js';
+
+const support = await probeSandbox();
+const rw = (p: string): GrantedFolder => ({ path: p, mode: 'read-write' });
+const ro = (p: string): GrantedFolder => ({ path: p, mode: 'read-only' });
+
+afterEach(async () => {
+  await closeConfined();
+  removeTempDirs();
+});
+
+/** A folder with a file in it, outside every grant unless a test grants it. */
+function folderWith(name: string, content = 'secret'): { dir: string; file: string } {
+  const dir = tempDir(`sbx-${name}-`);
+  const file = path.join(dir, `${name}.txt`);
+  fs.writeFileSync(file, content);
+  return { dir, file };
+}
+
+const base = (roots: GrantedFolder[], network = false) => ({ serverId: 'test-server', roots, dataDir: tempDir('sbx-data-'), network, support });
+
+describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () => {
+  it('reads and writes its read-write grant, and every path outside it fails at the OS level', async () => {
+    const granted = folderWith('granted', 'hello');
+    const outside = folderWith('outside');
+    const server = await startConfined(anyPathServer(), base([rw(granted.dir)]));
+
+    expect(await server.call('read', { path: granted.file })).toBe('hello');
+    expect(await server.call('write', { path: path.join(granted.dir, 'new.txt'), content: 'made inside' })).toBe('written');
+    expect(fs.readFileSync(path.join(granted.dir, 'new.txt'), 'utf8')).toBe('made inside');
+
+    expect(await server.call('read', { path: outside.file })).toMatch(/^ERROR ENOENT/);
+    expect(await server.call('list', { path: outside.dir })).toMatch(/^ERROR ENOENT/);
+    expect(await server.call('write', { path: path.join(outside.dir, 'planted.txt'), content: 'x' })).toMatch(/^ERROR (ENOENT|EROFS|EACCES)/);
+    expect(fs.existsSync(path.join(outside.dir, 'planted.txt'))).toBe(false);
+    // The top of the tree is read-only: nothing can be created beside the mounts.
+    expect(await server.call('write', { path: '/planted.txt', content: 'x' })).toMatch(/^ERROR (EROFS|EACCES)/);
+    // /etc holds only the runtime's files: no shadow, no ssh host keys.
+    expect(await server.call('read', { path: '/etc/shadow' })).toMatch(/^ERROR ENOENT/);
+    expect(await server.call('list', { path: '/etc/ssh' })).toMatch(/^ERROR ENOENT/);
+  });
+
+  it('can read a read-only grant but not write, rename or delete in it', async () => {
+    const granted = folderWith('readonly', 'look only');
+    const server = await startConfined(anyPathServer(), base([ro(granted.dir)]));
+    expect(await server.call('read', { path: granted.file })).toBe('look only');
+    expect(await server.call('write', { path: granted.file, content: 'changed' })).toMatch(/^ERROR EROFS/);
+    expect(await server.call('write', { path: path.join(granted.dir, 'new.txt'), content: 'x' })).toMatch(/^ERROR EROFS/);
+    expect(await server.call('mkdir', { path: path.join(granted.dir, 'sub') })).toMatch(/^ERROR EROFS/);
+    expect(fs.readFileSync(granted.file, 'utf8')).toBe('look only');
+  });
+
+  it('keeps a nested grant in its own mode: read-only inside read-write, and the other way round', async () => {
+    const outer = tempDir('sbx-outer-');
+    const inner = path.join(outer, 'inner');
+    fs.mkdirSync(inner);
+    const server = await startConfined(anyPathServer(), base([rw(outer), ro(inner)]));
+    expect(await server.call('write', { path: path.join(outer, 'a.txt'), content: 'x' })).toBe('written');
+    expect(await server.call('write', { path: path.join(inner, 'b.txt'), content: 'x' })).toMatch(/^ERROR EROFS/);
+    await server.close();
+
+    const other = await startConfined(anyPathServer(), base([ro(outer), rw(inner)]));
+    expect(await other.call('write', { path: path.join(outer, 'c.txt'), content: 'x' })).toMatch(/^ERROR EROFS/);
+    expect(await other.call('write', { path: path.join(inner, 'd.txt'), content: 'x' })).toBe('written');
+  });
+
+  it('does not show ~/.ssh, even with a granted folder under HOME', async () => {
+    const fakeHome = tempDir('sbx-home-');
+    fs.mkdirSync(path.join(fakeHome, '.ssh'));
+    fs.writeFileSync(path.join(fakeHome, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
+    const project = path.join(fakeHome, 'projects', 'a');
+    fs.mkdirSync(project, { recursive: true });
+    const server = await startConfined({ ...anyPathServer(), env: { HOME: fakeHome } }, base([rw(project)]));
+
+    expect(await server.call('read', { path: path.join(fakeHome, '.ssh', 'id_ed25519') })).toMatch(/^ERROR ENOENT/);
+    expect(await server.call('list', { path: fakeHome })).toBe('projects');
+    expect(await server.call('stat', { path: project })).toBe('directory');
+    // Its HOME is its private one, whatever the config said.
+    const env = JSON.parse(await server.call('env')) as { HOME: string; TMPDIR: string };
+    expect(env.HOME).not.toBe(fakeHome);
+    expect(env.HOME).toMatch(/sandbox\/servers\/test-server\/home$/);
+    // The real user's HOME is not there either.
+    expect(await server.call('list', { path: os.homedir() })).toMatch(/^ERROR ENOENT/);
+  });
+
+  it('keeps its private HOME and TMPDIR between restarts, in the app data folder', async () => {
+    const options = base([]);
+    const first = await startConfined(anyPathServer(), options);
+    const env = JSON.parse(await first.call('env')) as { HOME: string; TMPDIR: string };
+    expect(await first.call('write', { path: path.join(env.HOME, 'cache.txt'), content: 'kept' })).toBe('written');
+    expect(await first.call('write', { path: path.join(env.TMPDIR, 'scratch.txt'), content: 'kept too' })).toBe('written');
+    expect(env.HOME.startsWith(options.dataDir)).toBe(true);
+    await first.close();
+
+    const second = await startConfined(anyPathServer(), options);
+    expect(await second.call('read', { path: path.join(env.HOME, 'cache.txt') })).toBe('kept');
+    expect(await second.call('read', { path: path.join(env.TMPDIR, 'scratch.txt') })).toBe('kept too');
+  });
+
+  it('runs two servers confined differently at the same time', async () => {
+    const a = folderWith('a', 'for A');
+    const b = folderWith('b', 'for B');
+    const serverA = await startConfined(anyPathServer(), { ...base([rw(a.dir)]), serverId: 'A' });
+    const serverB = await startConfined(anyPathServer(), { ...base([ro(b.dir)]), serverId: 'B' });
+
+    expect(await serverA.call('read', { path: a.file })).toBe('for A');
+    expect(await serverA.call('read', { path: b.file })).toMatch(/^ERROR ENOENT/);
+    expect(await serverB.call('read', { path: b.file })).toBe('for B');
+    expect(await serverB.call('read', { path: a.file })).toMatch(/^ERROR ENOENT/);
+    expect(await serverA.call('write', { path: a.file, content: 'A wrote' })).toBe('written');
+    expect(await serverB.call('write', { path: b.file, content: 'B wrote' })).toMatch(/^ERROR EROFS/);
+  });
+
+  it('confines server-filesystem started with a broad folder argument to its grants', async () => {
+    const broad = tempDir('sbx-broad-');
+    const granted = path.join(broad, 'granted');
+    const secret = path.join(broad, 'secret');
+    fs.mkdirSync(granted);
+    fs.mkdirSync(secret);
+    fs.writeFileSync(path.join(granted, 'ok.txt'), 'shared');
+    fs.writeFileSync(path.join(secret, 'key.txt'), 'not shared');
+    // No roots capability: server-filesystem serves its argument, all of `broad`.
+    const server = await startConfined(
+      { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, broad], env: {} },
+      base([rw(granted)]),
+    );
+    const listing = toolText(await server.client.callTool({ name: 'list_directory', arguments: { path: broad } }));
+    expect(listing).toContain('granted');
+    expect(listing).not.toContain('secret');
+    const read = await server.client.callTool({ name: 'read_text_file', arguments: { path: path.join(secret, 'key.txt') } });
+    expect(read.isError).toBe(true);
+    expect(toolText(read)).not.toContain('not shared');
+    expect(toolText(await server.client.callTool({ name: 'read_text_file', arguments: { path: path.join(granted, 'ok.txt') } }))).toBe('shared');
+  });
+
+  it('has no network with network off, and the host loopback with network on', async () => {
+    const listener = net.createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as net.AddressInfo).port;
+    try {
+      const offline = await startConfined(anyPathServer(), base([], false));
+      expect(await offline.call('connect', { port })).toMatch(/^ERROR (ECONNREFUSED|ENETUNREACH)/);
+      const online = await startConfined(anyPathServer(), { ...base([], true), serverId: 'online' });
+      expect(await online.call('connect', { port })).toBe('connected');
+    } finally {
+      listener.close();
+    }
+  });
+
+  it('hides the app data folder (the registry) even under a granted folder', async () => {
+    const granted = tempDir('sbx-parent-');
+    const dataDir = path.join(granted, 'app-data');
+    fs.mkdirSync(dataDir);
+    fs.writeFileSync(path.join(dataDir, 'config.json'), '{"grants":{}}');
+    const server = await startConfined(anyPathServer(), { ...base([rw(granted)]), dataDir });
+    expect(await server.call('list', { path: granted })).toBe('app-data');
+    expect(await server.call('read', { path: path.join(dataDir, 'config.json') })).toMatch(/^ERROR ENOENT/);
+    expect(await server.call('write', { path: path.join(dataDir, 'config.json'), content: 'widened' })).toMatch(/^ERROR (EROFS|EACCES|ENOENT)/);
+    expect(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')).toBe('{"grants":{}}');
+    // Its own private HOME below that folder still works.
+    const env = JSON.parse(await server.call('env')) as { HOME: string };
+    expect(await server.call('write', { path: path.join(env.HOME, 'x.txt'), content: 'mine' })).toBe('written');
+  });
+
+  it('passes its self-check, and the check fails for a process that can see outside', async () => {
+    const granted = folderWith('checked');
+    const readOnly = folderWith('checked-ro');
+    const options = base([rw(granted.dir), ro(readOnly.dir)]);
+    const server = await startConfined(anyPathServer(), options);
+    const check = await server.confined.selfCheck(server.pid);
+    expect(check.verified, check.detail).toBe(true);
+    expect(check.detail).toMatch(/sentinel\(s\) outside the grants not visible; 2 root\(s\)/);
+
+    // The same check against a bwrap that binds the whole host: it must see through it.
+    const leaky = await startConfined(
+      { type: 'stdio', command: support.launcher as string, args: ['--unshare-all', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', ...[process.execPath, ...anyPathServer().args]], env: {} },
+      { ...options, support: { ...support, kind: 'none', reasonCode: 'bwrap-missing', reason: 'test: spawn as given' } },
+    );
+    const leak = await server.confined.selfCheck(leaky.pid);
+    expect(leak.verified).toBe(false);
+    expect(leak.detail).toMatch(/visible inside|not mounted inside|mounted read-write/);
+  });
+
+  it('names the folder when a server fails on a path outside its grants', async () => {
+    const notGranted = tempDir('sbx-argument-');
+    const granted = tempDir('sbx-granted-');
+    // server-filesystem exits at start when none of its argument folders can be opened.
+    const confinedConfig = { type: 'stdio' as const, command: process.execPath, args: [FILESYSTEM_ENTRY, notGranted], env: {} };
+    await expect(startConfined(confinedConfig, base([rw(granted)]))).rejects.toThrow(/Cannot access directory/);
+    const { confineStdio } = await import('../../electron/host/sandbox/confine-stdio.js');
+    const confined = await confineStdio(confinedConfig, base([rw(granted)]));
+    const blocked = confined.stderrBlocked([`Warning: Cannot access directory ${notGranted}, skipping`, 'Error: None of the specified directories are accessible']);
+    expect(blocked).toMatchObject({ kind: 'outside-grants', folder: notGranted });
+  });
+});
+
+describe('without bubblewrap', () => {
+  it('runs the server advisory, with the reason, and it works', async () => {
+    const noBwrap = await probeSandbox({ platform: 'linux', pathEnv: '/nonexistent-bin' });
+    expect(noBwrap).toMatchObject({ kind: 'none', reasonCode: 'bwrap-missing' });
+    const outside = folderWith('advisory', 'visible without a sandbox');
+    const server = await startConfined(anyPathServer(), { ...base([]), support: noBwrap });
+    expect(server.confined.enforcement).toMatchObject({ kind: 'none', reasonCode: 'bwrap-missing' });
+    expect(server.confined.config).toEqual(anyPathServer());
+    // Advisory means exactly that: nothing stops it.
+    expect(await server.call('read', { path: outside.file })).toBe('visible without a sandbox');
+    const check = await server.confined.selfCheck(server.pid);
+    expect(check).toMatchObject({ verified: false });
+    expect(check.detail).toMatch(/not confined: bubblewrap \(bwrap\) is not installed/);
+  });
+});
