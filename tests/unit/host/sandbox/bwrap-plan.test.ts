@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { planBwrap, reachableInside, type BwrapPlanInput } from '../../../../electron/host/sandbox/bwrap-plan.js';
+import type { HostLayout } from '../../../../electron/host/sandbox/host-layout.js';
+
+const mergedUsr: HostLayout = {
+  topLevel: [
+    { path: '/bin', symlinkTo: 'usr/bin' },
+    { path: '/lib', symlinkTo: 'usr/lib' },
+    { path: '/lib64', symlinkTo: 'usr/lib64' },
+  ],
+  etc: ['/etc/passwd', '/etc/ssl', '/etc/resolv.conf'],
+};
+
+function input(overrides: Partial<BwrapPlanInput> = {}): BwrapPlanInput {
+  return {
+    bwrap: '/usr/bin/bwrap',
+    disableUserns: true,
+    layout: mergedUsr,
+    command: '/usr/bin/node',
+    args: ['/srv/server/dist/index.js', '--flag'],
+    env: { API_KEY: 'k', HOME: '/home/me' },
+    programPaths: ['/srv/server', '/usr/bin'],
+    roots: [],
+    home: '/data/sandbox/servers/s/home',
+    tmp: '/data/sandbox/servers/s/tmp',
+    dataDir: '/data',
+    network: false,
+    ...overrides,
+  };
+}
+
+/** The (flag, path) pairs of the plan's mount operations, in order. */
+function binds(args: string[]): [string, string][] {
+  const result: [string, string][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i] as string;
+    if (flag === '--') break;
+    if (/^--(ro-)?bind(-try)?$/.test(flag) || flag === '--symlink') {
+      result.push([flag, args[i + 2] as string]);
+      i += 2;
+    } else if (['--tmpfs', '--proc', '--dev', '--remount-ro', '--chdir'].includes(flag)) {
+      result.push([flag, args[i + 1] as string]);
+      i += 1;
+    }
+  }
+  return result;
+}
+
+describe('planBwrap', () => {
+  it('unshares every namespace, network included when off, and runs the program after `--`', () => {
+    const plan = planBwrap(input());
+    expect(plan.command).toBe('/usr/bin/bwrap');
+    expect(plan.args.slice(0, 8)).toEqual(['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind']);
+    expect(plan.args).not.toContain('--share-net');
+    expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', '/usr/bin/node', '/srv/server/dist/index.js', '--flag']);
+  });
+
+  it('shares the network only when the server’s network is on, and omits --disable-userns for old bwrap', () => {
+    const plan = planBwrap(input({ network: true, disableUserns: false }));
+    expect(plan.args).toContain('--share-net');
+    expect(plan.args).not.toContain('--disable-userns');
+  });
+
+  it('binds the runtime read-only, recreates merged-/usr symlinks, and only the chosen /etc files', () => {
+    const pairs = binds(planBwrap(input()).args);
+    expect(pairs).toContainEqual(['--ro-bind', '/usr']);
+    expect(pairs).toContainEqual(['--symlink', '/bin']);
+    expect(pairs).toContainEqual(['--ro-bind-try', '/etc/ssl']);
+    expect(pairs.some(([, p]) => p === '/etc')).toBe(false);
+    expect(pairs).toContainEqual(['--proc', '/proc']);
+    expect(pairs).toContainEqual(['--dev', '/dev']);
+    expect(pairs).toContainEqual(['--tmpfs', '/tmp']);
+  });
+
+  it('binds a real (unmerged) /lib as a folder', () => {
+    const pairs = binds(planBwrap(input({ layout: { topLevel: [{ path: '/lib', directory: true }], etc: [] } })).args);
+    expect(pairs).toContainEqual(['--ro-bind-try', '/lib']);
+  });
+
+  it('binds the program read-only, skipping what the runtime or an outer program path covers', () => {
+    const plan = planBwrap(input({ programPaths: ['/srv/server', '/srv/server/node_modules', '/usr/bin', '/opt/tool/bin'] }));
+    const programs = plan.mounts.filter((mount) => mount.purpose === 'program');
+    expect(programs).toEqual([
+      { path: '/srv/server', writable: false, purpose: 'program' },
+      { path: '/opt/tool/bin', writable: false, purpose: 'program' },
+    ]);
+  });
+
+  it('binds each root at its own path, read-only or read-write per grant, parents before children', () => {
+    const plan = planBwrap(
+      input({
+        roots: [
+          { path: '/home/me/code/app/docs', mode: 'read-only' },
+          { path: '/home/me/code/app', mode: 'read-write' },
+          { path: '/mnt/photos', mode: 'read-only' },
+        ],
+      }),
+    );
+    const pairs = binds(plan.args).filter(([, p]) => p.startsWith('/home/me/code') || p.startsWith('/mnt'));
+    expect(pairs).toEqual([
+      ['--ro-bind-try', '/mnt/photos'],
+      ['--bind-try', '/home/me/code/app'],
+      ['--ro-bind-try', '/home/me/code/app/docs'],
+    ]);
+  });
+
+  it('keeps the most permissive mode of a root granted twice', () => {
+    const plan = planBwrap(input({ roots: [{ path: '/r', mode: 'read-only' }, { path: '/r', mode: 'read-write' }] }));
+    expect(plan.mounts.filter((mount) => mount.purpose === 'root')).toEqual([{ path: '/r', writable: true, purpose: 'root' }]);
+  });
+
+  it('mounts roots after /tmp, so a root under /tmp is visible on the fresh tmpfs', () => {
+    const pairs = binds(planBwrap(input({ roots: [{ path: '/tmp/project', mode: 'read-write' }] })).args);
+    expect(pairs.findIndex(([, p]) => p === '/tmp/project')).toBeGreaterThan(pairs.findIndex(([, p]) => p === '/tmp'));
+  });
+
+  it('masks the app data folder when a root covers it, read-only, with the private folders on top', () => {
+    const plan = planBwrap(input({ roots: [{ path: '/', mode: 'read-write' }] }));
+    const pairs = binds(plan.args);
+    const mask = pairs.findIndex(([flag, p]) => flag === '--tmpfs' && p === '/data');
+    expect(mask).toBeGreaterThan(pairs.findIndex(([, p]) => p === '/'));
+    expect(pairs.findIndex(([, p]) => p === '/data/sandbox/servers/s/home')).toBeGreaterThan(mask);
+    expect(pairs).toContainEqual(['--remount-ro', '/data']);
+    expect(pairs.at(-2)).toEqual(['--remount-ro', '/']);
+  });
+
+  it('does not mask the data folder when nothing exposes it', () => {
+    const plan = planBwrap(input({ roots: [{ path: '/srv/data', mode: 'read-write' }] }));
+    expect(plan.mounts.some((mount) => mount.purpose === 'mask')).toBe(false);
+  });
+
+  it('replaces HOME and TMPDIR with the private folders and keeps the rest of the environment', () => {
+    const plan = planBwrap(input());
+    expect(plan.env).toEqual({ API_KEY: 'k', HOME: '/data/sandbox/servers/s/home', TMPDIR: '/data/sandbox/servers/s/tmp' });
+  });
+
+  it('starts in the server’s cwd when it is reachable inside, else in its private HOME', () => {
+    expect(planBwrap(input({ cwd: '/srv/server' })).chdir).toBe('/srv/server');
+    expect(planBwrap(input({ cwd: '/home/me/elsewhere' })).chdir).toBe('/data/sandbox/servers/s/home');
+    expect(planBwrap(input({ cwd: '/tmp/not-a-root' })).chdir).toBe('/data/sandbox/servers/s/home');
+    const granted = planBwrap(input({ cwd: '/home/me/code', roots: [{ path: '/home/me/code', mode: 'read-only' }] }));
+    expect(granted.chdir).toBe('/home/me/code');
+    expect(granted.args.slice(granted.args.indexOf('--chdir'), granted.args.indexOf('--chdir') + 2)).toEqual(['--chdir', '/home/me/code']);
+  });
+
+  it('never binds the user’s HOME or ~/.npm unless a grant says so', () => {
+    const plan = planBwrap(input({ roots: [{ path: '/home/me/code', mode: 'read-write' }] }));
+    const paths = plan.mounts.map((mount) => mount.path);
+    expect(paths).not.toContain('/home/me');
+    expect(paths.some((p) => p.startsWith('/home/me/.npm'))).toBe(false);
+  });
+});
+
+describe('reachableInside', () => {
+  const mounts = planBwrap(input({ roots: [{ path: '/tmp/granted', mode: 'read-write' }, { path: '/', mode: 'read-only' }] })).mounts;
+  it('follows the deepest mount: granted yes, the masked data folder no, the empty /tmp no', () => {
+    expect(reachableInside('/tmp/granted/x', mounts)).toBe(true);
+    expect(reachableInside('/data/config.json', mounts)).toBe(false);
+    expect(reachableInside('/data/sandbox/servers/s/home/.cache', mounts)).toBe(true);
+    expect(reachableInside('/tmp/other', mounts)).toBe(false);
+    expect(reachableInside('/home/me', mounts)).toBe(true);
+    expect(reachableInside('/home/me', planBwrap(input()).mounts)).toBe(false);
+  });
+});

@@ -1,0 +1,126 @@
+// Real folders in temp dirs, laid out like the installs a server's program comes from.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { locateProgram, scriptArgumentIndex } from '../../../../electron/host/sandbox/program-location.js';
+import { SandboxSetupError } from '../../../../electron/host/sandbox/sandbox-types.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  removeTempDirs();
+});
+
+function write(file: string, content = '', mode = 0o644): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content, { mode });
+  return file;
+}
+
+const node = process.execPath;
+
+describe('locateProgram', () => {
+  it('binds a script’s package root and the node_modules folders above it, and makes the script absolute', () => {
+    const project = tempDir('prog-');
+    write(path.join(project, 'package.json'), '{}');
+    write(path.join(project, 'dist', 'index.js'));
+    write(path.join(project, 'node_modules', 'dep', 'package.json'), '{}');
+    const located = locateProgram({ command: node, args: ['dist/index.js', '--verbose'], cwd: project, pathEnv: process.env.PATH });
+    expect(located.args).toEqual([path.join(project, 'dist', 'index.js'), '--verbose']);
+    expect(located.paths).toContain(project);
+    expect(located.paths).toContain(path.join(project, 'node_modules'));
+  });
+
+  it('follows a symlinked package (npm link, workspaces) to its real folder', () => {
+    const project = tempDir('prog-');
+    const linked = tempDir('linked-');
+    write(path.join(project, 'package.json'), '{}');
+    write(path.join(project, 'server.mjs'));
+    write(path.join(linked, 'package.json'), '{"name":"@me/lib"}');
+    fs.mkdirSync(path.join(project, 'node_modules', '@me'), { recursive: true });
+    fs.symlinkSync(linked, path.join(project, 'node_modules', '@me', 'lib'));
+    const located = locateProgram({ command: node, args: [path.join(project, 'server.mjs')], pathEnv: process.env.PATH });
+    expect(located.paths).toContain(linked);
+  });
+
+  it('binds the node_modules folders a pnpm package resolves from', () => {
+    const project = tempDir('prog-');
+    const store = path.join(project, 'node_modules', '.pnpm', 'srv@1.0.0', 'node_modules');
+    write(path.join(store, 'srv', 'package.json'), '{}');
+    write(path.join(store, 'srv', 'index.js'));
+    write(path.join(store, 'dep', 'package.json'), '{}');
+    const located = locateProgram({ command: node, args: [path.join(store, 'srv', 'index.js')], pathEnv: process.env.PATH });
+    expect(located.paths).toContain(store);
+    expect(located.paths).toContain(path.join(project, 'node_modules'));
+  });
+
+  it('runs a shebang script by its path and binds its interpreter and package', () => {
+    const pkg = tempDir('prog-');
+    write(path.join(pkg, 'package.json'), '{}');
+    const cli = write(path.join(pkg, 'bin', 'cli.js'), '#!/usr/bin/env node\n', 0o755);
+    const located = locateProgram({ command: cli, args: [], pathEnv: process.env.PATH });
+    expect(located.command).toBe(cli);
+    expect(located.paths).toContain(pkg);
+  });
+
+  it('binds a Python venv as a whole when the command is its python (a symlink kept by name)', () => {
+    const venv = tempDir('venv-');
+    write(path.join(venv, 'pyvenv.cfg'), 'home = /usr/bin\n');
+    fs.mkdirSync(path.join(venv, 'bin'));
+    fs.symlinkSync(node, path.join(venv, 'bin', 'python'));
+    const located = locateProgram({ command: path.join(venv, 'bin', 'python'), args: ['-m', 'server'], pathEnv: process.env.PATH });
+    expect(located.command).toBe(path.join(venv, 'bin', 'python'));
+    expect(located.paths).toContain(venv);
+  });
+
+  it('binds an install prefix (bin + lib, like an nvm version folder), but only the bin folder of ~/.local', () => {
+    const home = tempDir('home-');
+    vi.stubEnv('HOME', home);
+    const prefix = path.join(home, '.nvm', 'versions', 'node', 'v22.0.0');
+    const tool = write(path.join(prefix, 'bin', 'tool'), '', 0o755);
+    fs.mkdirSync(path.join(prefix, 'lib'));
+    expect(locateProgram({ command: tool, args: [], pathEnv: '' }).paths).toEqual([prefix]);
+
+    const local = write(path.join(home, '.local', 'bin', 'other'), '', 0o755);
+    fs.mkdirSync(path.join(home, '.local', 'lib'), { recursive: true });
+    fs.mkdirSync(path.join(home, '.local', 'share', 'keyrings'), { recursive: true });
+    expect(locateProgram({ command: local, args: [], pathEnv: '' }).paths).toEqual([path.dirname(local)]);
+  });
+
+  it('never binds HOME itself: a script saved straight into HOME is bound alone', () => {
+    const home = tempDir('home-');
+    vi.stubEnv('HOME', home);
+    write(path.join(home, 'package.json'), '{}');
+    const script = write(path.join(home, 'server.js'));
+    fs.mkdirSync(path.join(home, '.ssh'));
+    const located = locateProgram({ command: node, args: [script], pathEnv: process.env.PATH });
+    expect(located.paths).toContain(script);
+    expect(located.paths).not.toContain(home);
+  });
+
+  it('finds the command on the PATH it is given, and names one that is missing', () => {
+    const bin = tempDir('bin-');
+    const tool = write(path.join(bin, 'my-server'), '', 0o755);
+    expect(locateProgram({ command: 'my-server', args: [], pathEnv: bin }).command).toBe(tool);
+    expect(() => locateProgram({ command: 'no-such-server', args: [], pathEnv: bin })).toThrow(SandboxSetupError);
+    try {
+      locateProgram({ command: 'no-such-server', args: [], pathEnv: bin });
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'command-not-found' });
+    }
+  });
+});
+
+describe('scriptArgumentIndex', () => {
+  it.each([
+    ['node', ['dist/index.js'], 0],
+    ['node', ['--import', 'tsx', 'src/main.ts', 'x'], 2],
+    ['node', ['-e', 'code'], undefined],
+    ['python3.12', ['-u', 'server.py'], 1],
+    ['python3', ['-m', 'server'], undefined],
+    ['deno', ['run', '--allow-read', 'main.ts'], 2],
+    ['server-filesystem', ['/a'], undefined],
+  ])('%s %j → %s', (command, args, expected) => {
+    expect(scriptArgumentIndex(command, args)).toBe(expected);
+  });
+});
