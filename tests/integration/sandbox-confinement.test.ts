@@ -1,10 +1,12 @@
 // The OS sandbox with real processes: a server that ignores roots and tries any path, and
 // server-filesystem started with a broad folder argument, each confined by confineStdio and driven
 // by the SDK client. They run wherever bubblewrap works (CI installs it).
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
@@ -203,6 +205,25 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     const blocked = confined.stderrBlocked([`Warning: Cannot access directory ${notGranted}, skipping`, 'Error: None of the specified directories are accessible']);
     expect(blocked).toMatchObject({ kind: 'outside-grants', folder: notGranted });
   });
+});
+
+describe.runIf(support.kind === 'bwrap' && process.getuid?.() === 0)('as an unprivileged user', () => {
+  it('confines and self-checks the same way (setpriv to nobody)', async () => {
+    const dataDir = tempDir('sbx-nobody-data-');
+    const granted = tempDir('sbx-nobody-');
+    fs.writeFileSync(path.join(granted, 'a.txt'), 'hi');
+    fs.chmodSync(dataDir, 0o777);
+    fs.chmodSync(granted, 0o755);
+    const repoRoot = path.resolve(import.meta.dirname, '../..');
+    const { stdout } = await promisify(execFile)(
+      'setpriv',
+      ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', process.execPath, '--import', 'tsx', 'tests/fixtures/confine-and-check.ts', dataDir, granted],
+      { cwd: repoRoot, env: { ...process.env, HOME: dataDir } },
+    );
+    const facts = JSON.parse(stdout.trim().split('\n').at(-1) as string);
+    expect(facts).toMatchObject({ uid: 65534, kind: 'bwrap', read: 'hi', check: { verified: true } });
+    expect(facts.write).toMatch(/^ERROR EROFS/);
+  }, 60_000);
 });
 
 describe('without bubblewrap', () => {
