@@ -9,6 +9,7 @@ import { coalescing, editToNotify, roundTrip } from './notify-latency.js';
 import { registryIo } from './registry-io.js';
 import { rendererScale } from './renderer.js';
 import { rootsAnswer } from './roots-answer.js';
+import { sandboxCost } from './sandbox.js';
 import { idleMemory, startup } from './startup-memory.js';
 
 const quick = process.argv.includes('--quick');
@@ -25,6 +26,7 @@ const sections: Section[] = [
   { name: 'startup', run: () => startup(10) },
   { name: 'memory', run: () => idleMemory(quick ? 10 : 50, 10_000) },
   { name: 'renderer', run: () => rendererScale(1000, 50, quick ? 5 : 15) },
+  { name: 'sandbox', run: () => sandboxCost(quick ? 10 : 30, quick ? 3 : 10) },
 ];
 
 const started = Date.now();

@@ -96,9 +96,10 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   if (support.kind === 'none' || !support.launcher) return advisory(config, enforcement);
 
   const defaults = privateFolders(options.dataDir, options.serverId);
-  const home = options.home ?? defaults.home;
-  const tmp = options.tmp ?? defaults.tmp;
-  for (const dir of [home, tmp]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const dir of [options.home ?? defaults.home, options.tmp ?? defaults.tmp]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Canonical paths: mounts and profiles name real folders (macOS's /var is /private/var).
+  const home = fs.realpathSync(options.home ?? defaults.home);
+  const tmp = fs.realpathSync(options.tmp ?? defaults.tmp);
   const dataDir = fs.realpathSync(options.dataDir);
 
   // The environment the server gets today: the SDK's defaults (PATH from the app) under its own.
@@ -126,8 +127,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       cwd: config.cwd,
       programPaths,
       roots: options.roots,
-      home: fs.realpathSync(home),
-      tmp: fs.realpathSync(tmp),
+      home,
+      tmp,
       dataDir,
       network: options.network,
     });

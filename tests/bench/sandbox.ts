@@ -1,0 +1,208 @@
+// Section 9: what the OS sandbox costs, each figure beside the same thing done without it in this
+// run: spawn + initialize (confineStdio included), resident memory per server (bwrap's own
+// processes counted), and a grant change on an enforced server until the server serves the new
+// folder (stop, re-plan, start, initialize, first successful read there).
+import { Client } from '@modelcontextprotocol/client';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { confineStdio } from '../../electron/host/sandbox/confine-stdio.js';
+import { probeSandbox, type SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
+import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
+import { confinedProcesses } from '../../electron/host/sandbox/self-check.js';
+import { buildTransport } from '../../electron/host/transport-factory.js';
+import type { StdioTransportConfig } from '../../shared/domain.js';
+import { benchDir, makeFolders, repoRoot, timingServer } from './bench-env.js';
+import { percentile, type Figure } from './figures.js';
+
+const FILESYSTEM_ENTRY = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const filesystemServer: StdioTransportConfig = { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY], env: {} };
+
+interface Running {
+  client: Client;
+  pid: number;
+}
+
+async function start(config: StdioTransportConfig, roots: string[] = []): Promise<Running> {
+  const built = buildTransport(config);
+  const client = new Client({ name: 'bench', version: '1' }, { capabilities: { roots: {} } });
+  const answer = roots.map((folder) => ({ uri: pathToFileURL(folder).href }));
+  client.setRequestHandler('roots/list', async () => ({ roots: answer }));
+  await client.connect(built.transport);
+  return { client, pid: built.pid?.() as number };
+}
+
+function rssKiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) : 0;
+}
+
+/** The spawned process and every descendant (bwrap, its init, the server). */
+function treeRssKiB(pid: number): number {
+  const pids = new Set([pid, ...confinedProcesses(pid)]);
+  return [...pids].reduce((sum, each) => sum + rssKiB(each), 0);
+}
+
+/** Stops a server and waits until its process (bwrap's, when confined) is gone, so it cannot slow the next start. */
+async function stop(server: Running): Promise<void> {
+  await server.client.close();
+  while (fs.existsSync(`/proc/${server.pid}`) && !/^State:\s+Z/m.test(readStatus(server.pid))) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+function readStatus(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 'State: Z';
+  }
+}
+
+async function spawnAndInitialize(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+  const dataDir = benchDir('sandbox-data');
+  const [root] = makeFolders(1) as [string];
+  const roots: GrantedFolder[] = [{ path: root, mode: 'read-write' }];
+  const plain: number[] = [];
+  const confined: number[] = [];
+  const prepare: number[] = [];
+  const plainStart = async () => {
+    const t0 = performance.now();
+    const server = await start(timingServer);
+    const ms = performance.now() - t0;
+    await stop(server);
+    return ms;
+  };
+  const confinedStart = async () => {
+    const t0 = performance.now();
+    const sandboxed = await confineStdio(timingServer, { serverId: 'bench', roots, dataDir, network: false, support });
+    const prepared = performance.now() - t0;
+    const server = await start(sandboxed.config);
+    const ms = performance.now() - t0;
+    await stop(server);
+    return { ms, prepared };
+  };
+  for (let i = 0; i < rounds + 2; i++) {
+    // Pairs in turn, A B then B A, so the machine's drifting load falls on both alike; the two
+    // first pairs warm up the disk cache and are dropped.
+    let plainMs: number;
+    let sandboxed: { ms: number; prepared: number };
+    if (i % 2 === 0) {
+      plainMs = await plainStart();
+      sandboxed = await confinedStart();
+    } else {
+      sandboxed = await confinedStart();
+      plainMs = await plainStart();
+    }
+    if (i < 2) continue;
+    plain.push(plainMs);
+    confined.push(sandboxed.ms);
+    prepare.push(sandboxed.prepared);
+  }
+  const pairRatios = confined.map((ms, i) => ms / (plain[i] as number));
+  return [
+    { id: 'sandbox-spawn-p50', label: '9. spawn + initialize, confined (confineStdio included), p50', value: percentile(confined, 50), floor: percentile(plain, 50), unit: 'ms' },
+    {
+      id: 'sandbox-spawn-ratio',
+      label: `9. ... confined / plain, median of ${rounds} interleaved pairs`,
+      value: percentile(pairRatios, 50),
+      unit: 'x',
+      budget: { max: 1.15, text: '<= 1.15x' },
+      note: `pair ratios p25 ${percentile(pairRatios, 25).toFixed(2)}x, p75 ${percentile(pairRatios, 75).toFixed(2)}x`,
+    },
+    { id: 'sandbox-prepare-p50', label: '9. ... of which confineStdio (locate program, plan), p50', value: percentile(prepare, 50), unit: 'ms' },
+  ];
+}
+
+async function memory(support: SandboxSupport, count: number): Promise<Figure[]> {
+  const dataDir = benchDir('sandbox-data');
+  const folders = makeFolders(count);
+  const plain: Running[] = [];
+  const confined: Running[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      plain.push(await start(timingServer));
+      const sandboxed = await confineStdio(timingServer, { serverId: `mem-${i}`, roots: [{ path: folders[i] as string, mode: 'read-write' }], dataDir, network: false, support });
+      confined.push(await start(sandboxed.config));
+    }
+    // Let start-up garbage settle the same way for both.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const plainKiB = plain.reduce((sum, server) => sum + treeRssKiB(server.pid), 0) / count;
+    const confinedKiB = confined.reduce((sum, server) => sum + treeRssKiB(server.pid), 0) / count;
+    const bwrapKiB = confined.reduce((sum, server) => sum + treeRssKiB(server.pid) - rssKiB(confinedProcesses(server.pid).at(-1) as number), 0) / count;
+    return [
+      { id: 'sandbox-rss', label: `9. RSS per server, confined (bwrap + its init + server), mean of ${count}`, value: confinedKiB / 1024, floor: plainKiB / 1024, unit: 'MB' },
+      { id: 'sandbox-rss-extra', label: '9. ... above plain', value: (confinedKiB - plainKiB) / 1024, unit: 'MB', budget: { max: 5, text: '<= +5 MiB' }, note: `bwrap's two processes alone: ${(bwrapKiB / 1024).toFixed(2)} MiB (RSS counts shared pages; MB here are MiB)` },
+    ];
+  } finally {
+    await Promise.all([...plain, ...confined].map((server) => server.client.close()));
+  }
+}
+
+/** Grant a new folder to an enforced server-filesystem: stop, re-plan, start, and wait until it lists the new folder. */
+async function grantChange(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+  const dataDir = benchDir('sandbox-data');
+  const folders = makeFolders(rounds + 3);
+  const sandboxed: number[] = [];
+  const plain: number[] = [];
+  const servesNewFolder = async (server: Running, folder: string) => {
+    for (;;) {
+      const result = await server.client.callTool({ name: 'list_directory', arguments: { path: folder } });
+      if (!result.isError) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  let granted: string[] = [folders[0] as string];
+  let confinedServer = await start((await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support })).config, granted);
+  let plainServer = await start(filesystemServer, granted);
+  try {
+    for (let i = 1; i < rounds + 3; i++) {
+      granted = [...granted, folders[i] as string];
+      const folder = folders[i] as string;
+      const t0 = performance.now();
+      await stop(confinedServer);
+      const config = (await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support })).config;
+      confinedServer = await start(config, granted);
+      await servesNewFolder(confinedServer, folder);
+      const confinedMs = performance.now() - t0;
+
+      const t1 = performance.now();
+      await stop(plainServer);
+      plainServer = await start(filesystemServer, granted);
+      await servesNewFolder(plainServer, folder);
+      const plainMs = performance.now() - t1;
+      if (i < 3) continue;
+      sandboxed.push(confinedMs);
+      plain.push(plainMs);
+    }
+  } finally {
+    await confinedServer.client.close();
+    await plainServer.client.close();
+  }
+  return [
+    {
+      id: 'sandbox-grant-change-p50',
+      label: '9. grant change on an enforced server-filesystem -> new folder served (restart), p50',
+      value: percentile(sandboxed, 50),
+      floor: percentile(plain, 50),
+      unit: 'ms',
+      budget: { max: 400, text: '< 400 ms' },
+      note: `floor: the same restart without the sandbox; p90 ${percentile(sandboxed, 90).toFixed(0)} ms (plain ${percentile(plain, 90).toFixed(0)} ms)`,
+    },
+  ];
+}
+
+export async function sandboxCost(rounds: number, memoryCount: number): Promise<Figure[]> {
+  const t0 = performance.now();
+  const support = await probeSandbox();
+  const probeMs = performance.now() - t0;
+  if (support.kind !== 'bwrap') {
+    return [{ id: 'sandbox-unavailable', label: `9. sandbox not measured: ${support.reason}`, value: 0, unit: 'count' }];
+  }
+  return [
+    { id: 'sandbox-probe', label: '9. probe (one bwrap trial run, once per process)', value: probeMs, unit: 'ms' },
+    ...(await spawnAndInitialize(support, rounds)),
+    ...(await memory(support, memoryCount)),
+    ...(await grantChange(support, rounds)),
+  ];
+}
