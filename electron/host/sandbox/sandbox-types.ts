@@ -1,13 +1,12 @@
 // The vocabulary shared by the sandbox module's files: a granted folder, a mount, a setup error.
+import type { GrantMode } from '../../../shared/domain.js';
 import type { SandboxSetupCode } from '../../../shared/sandbox.js';
-
-/** What a server may do in a granted folder (the registry's grant mode). */
-export type FolderMode = 'read-write' | 'read-only';
 
 /** One effective root of a server: a canonical host path (realpath) and its grant's mode. */
 export interface GrantedFolder {
   path: string;
-  mode: FolderMode;
+  /** The registry's grant mode: what the server may do there. */
+  mode: GrantMode;
 }
 
 /** Why a path is visible inside a sandbox: the self-check and the UI explain each one. */
