@@ -22,9 +22,9 @@
 // a server that could write it could widen its own); `--remount-ro /` last, so nothing can be
 // created at the top of the tree.
 import type { HostLayout } from './host-layout.js';
-import { isWithin, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
+import { isWithin, type ConfinementInput, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 
-export interface BwrapPlanInput {
+export interface BwrapPlanInput extends ConfinementInput {
   /** Absolute path of bwrap (from the probe). */
   bwrap: string;
   /** bwrap supports --disable-userns (from the probe). */
@@ -37,16 +37,6 @@ export interface BwrapPlanInput {
   env: Readonly<Record<string, string>>;
   /** The server's working directory on the host, if it has one. */
   cwd?: string | undefined;
-  /** Files and folders of the server's own program, bound read-only. */
-  programPaths: readonly string[];
-  /** Its effective roots: canonical host paths with their grant modes. */
-  roots: readonly GrantedFolder[];
-  /** Private, persistent HOME and TMPDIR folders (they exist on the host). */
-  home: string;
-  tmp: string;
-  /** The app's data folder: masked inside the sandbox wherever a root or program path covers it. */
-  dataDir: string;
-  network: boolean;
 }
 
 export interface BwrapPlan {

@@ -9,6 +9,20 @@ export interface GrantedFolder {
   mode: GrantMode;
 }
 
+/** What a confined server may reach, whatever the OS mechanism (bwrap plan, Seatbelt profile). */
+export interface ConfinementInput {
+  /** Files and folders of the server's own program, read-only. */
+  programPaths: readonly string[];
+  /** Its effective roots: canonical host paths with their grant modes. */
+  roots: readonly GrantedFolder[];
+  /** Private, persistent HOME and TMPDIR folders (they exist on the host). */
+  home: string;
+  tmp: string;
+  /** The app's data folder: hidden wherever a root or program path covers it. */
+  dataDir: string;
+  network: boolean;
+}
+
 /** Why a path is visible inside a sandbox: the self-check and the UI explain each one. */
 export type MountPurpose = 'system' | 'program' | 'root' | 'home' | 'tmp' | 'mask';
 

@@ -8,16 +8,9 @@
 // The mach services and sysctls are the small set Node and Python need at start (the same family
 // Chromium's and Anthropic's sandbox-runtime profiles allow); everything else stays denied.
 import path from 'node:path';
-import { isWithin, type GrantedFolder } from './sandbox-types.js';
+import { isWithin, type ConfinementInput } from './sandbox-types.js';
 
-export interface SeatbeltInput {
-  programPaths: readonly string[];
-  roots: readonly GrantedFolder[];
-  home: string;
-  tmp: string;
-  dataDir: string;
-  network: boolean;
-}
+export type SeatbeltInput = ConfinementInput;
 
 /** macOS's runtime: system frameworks, the shared dyld cache, /usr, and a few /private/etc files. */
 export const SEATBELT_RUNTIME_SUBPATHS = ['/usr', '/bin', '/sbin', '/System', '/Library/Apple', '/private/var/db/timezone', '/private/var/db/dyld'];
