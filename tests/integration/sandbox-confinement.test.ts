@@ -182,7 +182,7 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     const server = await startConfined(anyPathServer(), options);
     const check = await server.confined.selfCheck(server.pid);
     expect(check.verified, check.detail).toBe(true);
-    expect(check.detail).toMatch(/sentinel\(s\) outside the grants not visible; 2 root\(s\)/);
+    expect(check.detail).toMatch(/2 sentinel\(s\) and \d file\(s\) of HOME outside the grants not visible; 2 root\(s\)/);
 
     // The same check against a bwrap that binds the whole host: it must see through it.
     const leaky = await startConfined(

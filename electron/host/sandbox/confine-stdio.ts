@@ -32,7 +32,7 @@ import { locateProgram } from './program-location.js';
 import { sandboxSupport, type SandboxSupport } from './sandbox-probe.js';
 import type { GrantedFolder, SandboxMount } from './sandbox-types.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
-import { defaultSentinelDirs, selfCheck } from './self-check.js';
+import { defaultCheckedDirs, selfCheck } from './self-check.js';
 
 export interface ConfineOptions {
   /** Names the server's private folder; any characters (made safe for a folder name). */
@@ -149,7 +149,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
-      return selfCheck({ pid, mounts, sentinelDirs: defaultSentinelDirs(dataDir) });
+      return selfCheck({ pid, mounts, ...defaultCheckedDirs(dataDir) });
     },
     stderrBlocked: (lines) => findBlockedPath(lines, mounts, hostFacts),
   };

@@ -1,8 +1,9 @@
 // Proves the confinement of the real running server, from outside it. The process bwrap started
 // is found among bwrap's descendants (the one in another mount namespace), and its own view of the
 // filesystem is read through /proc/<pid>/root and /proc/<pid>/mountinfo:
-// - sentinel files created just now in the app's data folder, the temp folder and HOME (wherever
-//   no grant covers them) must not exist in its view;
+// - sentinel files created just now in the app's data folder and the temp folder (wherever no grant
+//   covers them) must not exist in its view, nor a few of the user's own files in HOME (read, never
+//   written: the check leaves nothing in HOME even if the app dies mid-check);
 // - every root must be there, mounted read-only exactly when its grant is read-only.
 // No cooperation from the server is needed, so a server that lies cannot pass.
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
-import type { SandboxMount } from './sandbox-types.js';
+import { isWithin, type SandboxMount } from './sandbox-types.js';
 
 export interface SelfCheckInput {
   /** The pid the transport spawned (bwrap). */
@@ -19,6 +20,8 @@ export interface SelfCheckInput {
   mounts: readonly SandboxMount[];
   /** Folders to plant a sentinel in (kept only where the sandbox should hide them). */
   sentinelDirs: readonly string[];
+  /** Folders whose existing entries must be hidden (HOME): looked at, never written to. */
+  hiddenDirs?: readonly string[] | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -83,7 +86,15 @@ export async function selfCheck(input: SelfCheckInput): Promise<SandboxSelfCheck
       fs.writeFileSync(sentinel, 'outside the grants\n');
       planted.push(sentinel);
     }
-    for (const sentinel of planted) {
+    // Up to three existing entries of each hidden folder that no grant covers.
+    const existing = (input.hiddenDirs ?? []).flatMap((dir) =>
+      listing(dir)
+        .map((name) => path.join(dir, name))
+        // An entry on the way to a mount (~/projects for a granted ~/projects/a) exists inside as an empty folder.
+        .filter((entry) => !reachableInside(entry, input.mounts) && !input.mounts.some((mount) => isWithin(mount.path, entry)))
+        .slice(0, 3),
+    );
+    for (const sentinel of [...planted, ...existing]) {
       if (fs.existsSync(rootOf(sentinel))) return fail(`${sentinel} (outside the grants) is visible inside`);
     }
     if (!fs.existsSync(rootOf('/'))) return fail(`cannot inspect pid ${target} (gone, or not permitted)`);
@@ -101,7 +112,7 @@ export async function selfCheck(input: SelfCheckInput): Promise<SandboxSelfCheck
     return {
       verified: true,
       at,
-      detail: `pid ${target}: ${planted.length} sentinel(s) outside the grants not visible; ${roots} root(s) mounted with their grant's mode`,
+      detail: `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ${roots} root(s) mounted with their grant's mode`,
     };
   } catch (error) {
     return fail(`self-check failed: ${(error as Error).message}`);
@@ -110,7 +121,15 @@ export async function selfCheck(input: SelfCheckInput): Promise<SandboxSelfCheck
   }
 }
 
-/** Where sentinels go by default: the app's data folder, the temp folder, the user's HOME. */
-export function defaultSentinelDirs(dataDir: string): string[] {
-  return [dataDir, os.tmpdir(), os.homedir()];
+function listing(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Where the check looks by default: sentinels in the app's data folder and the temp folder; HOME's own files. */
+export function defaultCheckedDirs(dataDir: string): Pick<SelfCheckInput, 'sentinelDirs' | 'hiddenDirs'> {
+  return { sentinelDirs: [dataDir, os.tmpdir()], hiddenDirs: [os.homedir()] };
 }
