@@ -1,4 +1,5 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
+import type { ServerConfinement } from './sandbox.js';
 
 export type RootId = string;
 export type ServerId = string;
@@ -127,6 +128,8 @@ export interface ServerStatus {
    * did not (changes then reach it by a restart); undefined until known.
    */
   rereadsRoots?: boolean | undefined;
+  /** How it runs: in the OS sandbox (verified), advisory (roots only) or with the sandbox off. */
+  confinement?: ServerConfinement | undefined;
   nextRetryAt?: number | undefined;
   pid?: number | undefined;
 }
@@ -181,6 +184,8 @@ export interface ProxiedSession {
   startedAt: number;
   updatedAt: number;
   error?: string | undefined;
+  /** How the server behind this proxy runs: in the OS sandbox, advisory, or with the sandbox off. */
+  confinement?: ServerConfinement | undefined;
 }
 
 /** The immutable snapshot every UI renders. Secrets inside server configs are masked. */

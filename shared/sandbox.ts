@@ -44,3 +44,44 @@ export interface SandboxSelfCheck {
   /** English: what was checked, or what failed. */
   detail: string;
 }
+
+/**
+ * How a server runs, as every UI shows it:
+ * - 'enforced': in an OS sandbox that holds exactly its effective roots (verified after start);
+ * - 'advisory': roots only, the server could read more (`reasonCode` says why: no sandbox on
+ *   this OS, a remote server, ...);
+ * - 'off': the person turned the sandbox off for this server.
+ */
+export type ConfinementState = 'enforced' | 'advisory' | 'off';
+
+/** Why a server runs advisory although its sandbox setting is on. */
+export type AdvisoryReasonCode = Exclude<SandboxReasonCode, 'ok'> | 'remote-server';
+
+/** A failure the sandbox likely caused, read from the server's stderr after it failed. */
+export interface SandboxBlock {
+  kind: 'outside-grants' | 'read-only-grant' | 'sandbox-setup';
+  /** The path the server failed on. */
+  path: string;
+  /** The folder to offer for a grant. */
+  folder: string;
+  /** The stderr line it was read from. */
+  line: string;
+}
+
+export interface ServerConfinement {
+  state: ConfinementState;
+  /** 'bwrap' or 'seatbelt' while enforced. */
+  kind?: SandboxKind | undefined;
+  /** Advisory: why. */
+  reasonCode?: AdvisoryReasonCode | undefined;
+  /** English, for the CLI and logs. */
+  reason?: string | undefined;
+  /** Enforced: whether the server may use the network. */
+  network?: boolean | undefined;
+  /** Enforced: the check of the running process (what the UI shows as "verified at hh:mm"). */
+  selfCheck?: SandboxSelfCheck | undefined;
+  /** The last failure the sandbox likely caused. */
+  blocked?: SandboxBlock | undefined;
+  /** Why the server could not be prepared for its sandbox (it was not started). */
+  setupError?: { code: SandboxSetupCode; message: string } | undefined;
+}

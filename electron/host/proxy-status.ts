@@ -4,7 +4,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ServerConfinement } from '../../shared/sandbox.js';
 import { isProcessAlive } from './process-alive.js';
+
+const confinementState = z.enum(['enforced', 'advisory', 'off']);
 
 export const PROXIES_DIR = 'proxies';
 /** A proxy rewrites its file at least this often, so a reused pid cannot keep a dead file alive. */
@@ -36,6 +39,10 @@ export const proxyStatusSchema = z
     restartCount: z.number().int(),
     /** Learned: it asks again after list_changed (true), or changes reach it by a restart (false). */
     rereadsRoots: z.boolean().optional(),
+    /** How the server runs: in the OS sandbox, advisory, or with the sandbox off (shared/sandbox.ts). */
+    confinement: z
+      .custom<ServerConfinement>((value) => confinementState.safeParse((value as { state?: unknown } | null)?.state).success)
+      .optional(),
     messagesFromHost: z.number().int(),
     messagesFromServer: z.number().int(),
     error: z.string().optional(),

@@ -72,5 +72,6 @@ function toSession(status: ProxyStatus): ProxiedSession {
     startedAt: status.startedAt,
     updatedAt: status.updatedAt,
     error: status.error,
+    confinement: status.confinement,
   };
 }

@@ -12,6 +12,10 @@ import type { ExposedFolder, Exposure } from './exposure.js';
 import { decideRootsChange, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
 import { redactSecretValues, SealedSecretError, type SecretCodec } from './secret-codec.js';
+import type { ConfinedStdio } from './sandbox/confine-stdio.js';
+import type { SandboxSupport } from './sandbox/sandbox-probe.js';
+import { SandboxSetupError } from './sandbox/sandbox-types.js';
+import { prepareStart, type PreparedStart } from './stdio-start.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
@@ -41,9 +45,15 @@ export interface ConnectionOptions {
   secrets?: SecretCodec;
   /** Never start the server (tests of the contract and the UI that add commands they must not run). */
   dormant?: boolean;
+  /** Where sandboxed servers keep their private HOME and TMPDIR (the registry's config dir). */
+  dataDir?: string;
+  /** Tests: the sandbox probe to use instead of this process's. */
+  sandboxSupport?: SandboxSupport;
 }
 
 const MAX_STDERR_LINE = 2000;
+/** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
+const STDERR_TAIL = 40;
 
 export class ServerConnection {
   status: ServerStatus;
@@ -57,12 +67,18 @@ export class ServerConnection {
   private connectedAt = 0;
   /** The era learned at the last connect: the next connect skips the probe. */
   private prior: PriorDiscovery | undefined;
-  /** Set while restarting to revoke the last root: the server's next roots/list is ours. */
-  private forgetting = false;
+  /**
+   * Set while the roots-change policy restarts it (to revoke its last folder, for new mounts...):
+   * its next roots/list answers our restart, not a new wish for folders, so it raises no consent.
+   */
+  private restartedByPolicy = false;
   /** The folders the running process was started with (arguments, sandbox mounts). */
   private startedFolders: readonly ExposedFolder[] | undefined;
   /** What this session was told, and whether the server re-asks after list_changed. */
   private readonly session: RootsSession;
+  /** The current start's sandbox (self-check, stderr reader), while it is enforced. */
+  private confined: ConfinedStdio | undefined;
+  private stderrTail: string[] = [];
 
   constructor(
     private record: ServerRecord,
@@ -113,6 +129,7 @@ export class ServerConnection {
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
+    this.confined = undefined;
     const client = this.client;
     this.client = undefined;
     this.built = undefined;
@@ -147,7 +164,7 @@ export class ServerConnection {
     const action = decideRootsChange(this.facts(), after);
     if (action.kind === 'none') return false;
     if (action.kind === 'restart') {
-      if (action.why === 'forget') this.forgetting = true;
+      this.restartedByPolicy = true;
       void this.update(this.record, RESTART_REASONS[action.why]);
       return true;
     }
@@ -162,7 +179,7 @@ export class ServerConnection {
       connected: client !== undefined && this.status.state === 'connected',
       era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
       injectsRoots: this.injectsRoots,
-      confined: false,
+      confined: this.status.confinement?.state === 'enforced',
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
     };
@@ -222,8 +239,40 @@ export class ServerConnection {
       transportConfig = injectRoots(transportConfig, folders);
       this.addActivity('info', `Started with ${folders.length} folder(s) as arguments.`, folders);
     }
-    const declareRoots = this.record.sharing && !this.injectsRoots;
+    // From here the process is being started with these folders: a change now restarts it.
+    this.startedFolders = exposure.folders;
     this.setStatus({ state: 'connecting', error: undefined, nextRetryAt: undefined });
+    let prepared: PreparedStart;
+    try {
+      prepared = await prepareStart(this.record, transportConfig, exposure.folders, {
+        dataDir: this.options.dataDir ?? process.cwd(),
+        support: this.options.sandboxSupport,
+      });
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.startedFolders = undefined;
+      if (error instanceof SandboxSetupError) {
+        // Never started unconfined instead. Retried with backoff (a command may get installed),
+        // except a command line no retry can make preparable.
+        const text = `Not started: ${error.message}`;
+        this.setStatus({ confinement: { state: 'enforced', setupError: { code: error.code, message: error.message } } });
+        if (error.code === 'npx-unsupported') {
+          this.addActivity('error', text);
+          this.setStatus({ state: 'error', error: text, pid: undefined });
+        } else {
+          this.fail(generation, text);
+        }
+        return;
+      }
+      this.fail(generation, `Cannot start: ${message(error)}`);
+      return;
+    }
+    if (generation !== this.generation) return;
+    transportConfig = prepared.transport;
+    this.confined = prepared.confined;
+    this.stderrTail = [];
+    this.setStatus({ confinement: prepared.confinement });
+    const declareRoots = this.record.sharing && !this.injectsRoots;
     const client = new Client(
       { ...CLIENT_INFO },
       {
@@ -254,7 +303,6 @@ export class ServerConnection {
     }
     this.client = client;
     this.built = built;
-    this.startedFolders = exposure.folders;
     this.session.reset();
     if (built.stderr) this.captureStderr(built.stderr, generation);
     client.onclose = () => {
@@ -263,6 +311,7 @@ export class ServerConnection {
       this.startedFolders = undefined;
       this.addActivity('disconnect', 'The server closed the connection.');
       this.setStatus({ state: 'disconnected', pid: undefined });
+      this.noteBlocked();
       this.scheduleRetry(generation);
     };
     client.onerror = (error) => {
@@ -283,6 +332,7 @@ export class ServerConnection {
       client.onclose = undefined;
       void client.close().catch(() => undefined);
       this.fail(generation, message(error));
+      this.noteBlocked();
       return;
     }
     if (generation !== this.generation) {
@@ -306,6 +356,34 @@ export class ServerConnection {
       'connect',
       `Connected (protocol ${client.getNegotiatedProtocolVersion() ?? '?'}${info ? `, ${info.name} ${info.version}` : ''}).`,
     );
+    if (this.confined) await this.verifyConfinement(generation, this.confined, built.pid?.() ?? undefined);
+  }
+
+  /**
+   * Proves the sandbox of the running process from outside (its mounts, a folder it must not see).
+   * A server whose confinement cannot be proved is stopped: a badge saying "Enforced" must be a fact.
+   */
+  private async verifyConfinement(generation: number, confined: ConfinedStdio, pid: number | undefined): Promise<void> {
+    const check = await confined.selfCheck(pid);
+    if (generation !== this.generation) return;
+    const confinement = { ...this.status.confinement, state: 'enforced' as const, selfCheck: check };
+    if (check.verified) {
+      this.setStatus({ confinement });
+      this.addActivity('info', `Sandbox verified: ${check.detail}`);
+      return;
+    }
+    const text = `Stopped: its sandbox could not be verified (${check.detail}). Turn the sandbox off for this server to run it unconfined.`;
+    this.addActivity('error', text);
+    await this.stop();
+    this.setStatus({ state: 'error', error: text, confinement });
+  }
+
+  /** After a failure: did the sandbox stand in its way? (Shown with "Grant this folder" / "Run without sandbox".) */
+  private noteBlocked(): void {
+    const blocked = this.confined?.stderrBlocked(this.stderrTail);
+    if (!blocked || !this.status.confinement) return;
+    this.setStatus({ confinement: { ...this.status.confinement, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line } } });
+    this.addActivity('error', `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`);
   }
 
   private fail(generation: number, text: string): void {
@@ -335,8 +413,8 @@ export class ServerConnection {
       rootsRequestCount: this.status.rootsRequestCount + 1,
     };
     this.addActivity('roots-request', `Asked for roots; answered ${roots.length}.`, uris);
-    const expected = this.forgetting;
-    this.forgetting = false;
+    const expected = this.restartedByPolicy;
+    this.restartedByPolicy = false;
     this.hooks.rootsRequested(this.record.id, roots, expected);
     this.hooks.statusChanged(this.record.id);
   }
@@ -347,7 +425,10 @@ export class ServerConnection {
       (line) => {
         if (generation !== this.generation || line.length === 0) return;
         // A server that logs its own token must not show it to the UI.
-        this.addActivity('stderr', redactSecretValues(line, this.record.transport));
+        const shown = redactSecretValues(line, this.record.transport);
+        this.stderrTail.push(shown);
+        if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+        this.addActivity('stderr', shown);
       },
       { maxLineChars: MAX_STDERR_LINE },
     );

@@ -8,6 +8,7 @@
 // The proxy's own requests to the server use ids no host uses (see ProxyIds); it sends no
 // request to the host at all, so neither id space can collide.
 import type { WireRoot } from '../../shared/domain.js';
+import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
 import { decideRootsChange, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
@@ -57,6 +58,7 @@ export type SessionStatus = Pick<
   | 'listChangedCount'
   | 'restartCount'
   | 'rereadsRoots'
+  | 'confinement'
   | 'messagesFromHost'
   | 'messagesFromServer'
   | 'error'
@@ -150,7 +152,7 @@ export class RootsProxy {
       connected: this.ready && this.initialized,
       era: this.status.era,
       injectsRoots: this.hooks.injectsRoots(),
-      confined: false,
+      confined: this.status.confinement?.state === 'enforced',
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
     };
@@ -212,13 +214,30 @@ export class RootsProxy {
       return;
     }
     this.upstream = upstream;
-    this.update({ serverPid: upstream.pid });
+    this.update({ serverPid: upstream.pid, confinement: upstream.confinement });
+    if (upstream.verify) await this.verifyConfinement(generation, upstream.verify);
+    if (generation !== this.generation) return;
     if (this.initialize) await this.replayHandshake();
     this.ready = true;
     this.update({ state: 'connected' });
     const queued = this.queue;
     this.queue = [];
     for (const message of queued) this.fromHost(message);
+  }
+
+  /**
+   * Proves the sandbox of the running server from outside. One that cannot be proved is not used:
+   * the host gets errors, never a server that may see more than its grants.
+   */
+  private async verifyConfinement(generation: number, verify: () => Promise<SandboxSelfCheck>): Promise<void> {
+    const check = await verify();
+    if (generation !== this.generation) return;
+    this.update({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } });
+    if (check.verified) {
+      this.hooks.log(`sandbox verified: ${check.detail}`);
+      return;
+    }
+    throw new Error(`its sandbox could not be verified (${check.detail}); turn the sandbox off for this server to run it unconfined`);
   }
 
   /** A restarted server gets the host's handshake again; the host never sees it. */

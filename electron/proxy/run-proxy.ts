@@ -73,10 +73,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     channel,
     {
       exposure: () => tracker.get(serverId),
-      openUpstream: (handlers) => {
-        const folders = tracker.get(serverId).folders.map((folder) => folder.path);
-        return openUpstream(running.transport, folders, handlers, stderr);
-      },
+      openUpstream: (handlers) => openUpstream(running, tracker.get(serverId).folders, handlers, stderr, { dataDir: options.configDir }),
       injectsRoots: () => usesRootPlaceholders(running.transport),
       statusChanged: (session) => status.update({ ...session, serverName: running.name }),
       log,

@@ -1,14 +1,21 @@
 // The real server behind the proxy, started from its registry config exactly as the app would
-// (stdio child or HTTP/SSE session). Its stderr goes to ours: hosts keep that as the server's log.
+// (stdio child or HTTP/SSE session; confined by the OS sandbox unless it is off or unavailable).
+// Its stderr goes to ours: hosts keep that as the server's log.
 import type { Transport } from '@modelcontextprotocol/client';
 import type { Writable } from 'node:stream';
-import type { TransportConfig } from '../../shared/domain.js';
+import type { ServerRecord } from '../../shared/domain.js';
+import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
 import { injectRoots, usesRootPlaceholders } from '../host/argument-injection.js';
+import type { ExposedFolder } from '../host/exposure.js';
+import { prepareStart, type StartOptions } from '../host/stdio-start.js';
 import { buildTransport } from '../host/transport-factory.js';
 
 export interface Upstream {
   transport: Transport;
   pid?: number | undefined;
+  confinement?: ServerConfinement | undefined;
+  /** Enforced: proves the running server's sandbox from outside. */
+  verify?: (() => Promise<SandboxSelfCheck>) | undefined;
 }
 
 export interface UpstreamHandlers {
@@ -17,15 +24,17 @@ export interface UpstreamHandlers {
   onerror(error: Error): void;
 }
 
-/** Starts the server; `folders` fill `${roots}` placeholders when the config has any. */
+/** Starts the server with these effective folders (its `${roots}` placeholders, its sandbox's mounts). */
 export async function openUpstream(
-  config: TransportConfig,
-  folders: readonly string[],
+  record: ServerRecord,
+  folders: readonly ExposedFolder[],
   handlers: UpstreamHandlers,
   stderr: Writable,
+  options: StartOptions,
 ): Promise<Upstream> {
-  const effective = usesRootPlaceholders(config) ? injectRoots(config, folders) : config;
-  const built = buildTransport(effective);
+  const config = usesRootPlaceholders(record.transport) ? injectRoots(record.transport, folders.map((folder) => folder.path)) : record.transport;
+  const prepared = await prepareStart(record, config, folders, options);
+  const built = buildTransport(prepared.transport);
   const { transport } = built;
   transport.onmessage = (message) => handlers.onmessage(message);
   transport.onclose = () => handlers.onclose();
@@ -33,5 +42,7 @@ export async function openUpstream(
   // end: false: one server exiting must not close the proxy's own stderr (a restart follows).
   built.stderr?.pipe(stderr, { end: false });
   await transport.start();
-  return { transport, pid: built.pid?.() ?? undefined };
+  const pid = built.pid?.() ?? undefined;
+  const confined = prepared.confined;
+  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined };
 }

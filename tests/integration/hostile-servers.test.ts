@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RootsHost } from '../../electron/host/roots-host.js';
-import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
-import { allowedDirectories, countingWrapper, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { addConnectedServer, addCountedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
+import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/hostile-server.mjs');
 const hostile = (mode: string) => ({ type: 'stdio' as const, command: process.execPath, args: [fixture, mode], env: {} });
@@ -39,8 +39,7 @@ describe('hostile servers', () => {
     const delays = [100, 200, 400, 800];
     const host = await startHost({ connection: { reconnectDelaysMs: [...delays, 60_000] } });
     const neighbour = await healthyNeighbour(host);
-    const starts = path.join(tempDir('starts-'), 'starts');
-    const server = await host.addServer({ name: 'crasher', transport: countingWrapper(hostile('crash-at-start'), starts), enabled: true, sharing: true });
+    const { id: serverId, countFile: starts } = await addCountedServer(host, 'crasher', hostile('crash-at-start'));
     const times = await waitFor(
       () => {
         const lines = fs.existsSync(starts) ? fs.readFileSync(starts, 'utf8').trim().split('\n') : [];
@@ -48,13 +47,13 @@ describe('hostile servers', () => {
       },
       { what: 'five starts', timeoutMs: 30_000 },
     );
-    await host.setEnabled(server.id, false);
+    await host.setEnabled(serverId, false);
     // Each retry waited at least its delay: growing pauses, never a busy loop (a slow machine only
     // makes the gaps longer).
     const gaps = times.slice(1).map((at, i) => at - (times[i] as number));
     gaps.forEach((gap, i) => expect(gap, `gap ${i}`).toBeGreaterThanOrEqual(delays[i] as number));
     // Identical consecutive errors fold into one entry with a count.
-    const errors = host.activity(server.id).filter((entry) => entry.kind === 'error');
+    const errors = host.activity(serverId).filter((entry) => entry.kind === 'error');
     expect(errors.reduce((sum, entry) => sum + (entry.count ?? 1), 0)).toBeGreaterThanOrEqual(4);
     await neighbourStillFine(host, neighbour);
   });

@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
+import { addConnectedServer, addCountedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
 import {
-  countingWrapper,
   everythingServer,
   filesystemServer,
   modernFixtureServer,
@@ -30,10 +29,12 @@ describe('protocol eras and connections', () => {
 
     expect(JSON.parse(await callText(host, modern, 'list-roots'))).toEqual([]);
     await host.setGrants([modern], [rootId], true);
-    // No list_changed exists in this era: the next call simply carries the new answer.
-    expect(JSON.parse(await callText(host, modern, 'list-roots'))).toEqual([
-      { uri: pathToFileURL(folder).href, name: path.basename(folder) },
-    ]);
+    // No list_changed exists in this era: a call carries the new answer (once its sandbox, restarted
+    // with the new folder mounted, is back).
+    const expected = [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }];
+    await waitFor(async () => JSON.stringify(JSON.parse(await callText(host, modern, 'list-roots'))) === JSON.stringify(expected), {
+      what: 'the new folder on the next call',
+    });
     const activity = host.activity(modern).map((entry) => entry.kind);
     expect(activity).toContain('roots-request');
     expect(activity).not.toContain('list-changed');
@@ -41,15 +42,16 @@ describe('protocol eras and connections', () => {
 
   it('spawns each stdio server exactly once, including across the era probe', async () => {
     const host = await startHost();
-    const counts = path.join(tempDir('counts-'), 'spawns.txt');
-    const modernCounts = `${counts}.modern`;
-    const fsId = await addConnectedServer(host, 'filesystem', countingWrapper(filesystemServer(), counts));
-    const modernId = await addConnectedServer(host, 'modern', countingWrapper(modernFixtureServer(), modernCounts));
+    const filesystem = await addCountedServer(host, 'filesystem', filesystemServer());
+    const modern = await addCountedServer(host, 'modern', modernFixtureServer());
+    for (const { id } of [filesystem, modern]) {
+      await waitFor(() => host.getState().servers.find((server) => server.id === id)?.status.state === 'connected', { what: 'connected' });
+    }
     // Exercise both sessions so a lazily spawned sibling would have shown up.
-    await callText(host, fsId, 'list_allowed_directories');
-    await callText(host, modernId, 'list-roots');
-    expect(fs.readFileSync(counts, 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(fs.readFileSync(modernCounts, 'utf8').trim().split('\n')).toHaveLength(1);
+    await callText(host, filesystem.id, 'list_allowed_directories');
+    await callText(host, modern.id, 'list-roots');
+    expect(fs.readFileSync(filesystem.countFile, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(fs.readFileSync(modern.countFile, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
   it('turning sharing off reconnects without the roots capability; on brings roots back', async () => {

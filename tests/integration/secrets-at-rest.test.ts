@@ -6,14 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../support/host-harness.js';
 import { CONFIG_FILE } from '../../electron/host/registry-store.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
-import type { ServerView } from '../../shared/domain.js';
+import type { ServerView, StdioTransportConfig } from '../../shared/domain.js';
 import { SECRET_MASK } from '../../shared/secrets.js';
 import { fakeSecretCodec } from '../support/fake-secret-codec.js';
-import { callText, startHost, stopHosts } from '../support/host-harness.js';
-import { countingWrapper, everythingServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { addCountedServer, callText, dispatch, startHost, stopHosts } from '../support/host-harness.js';
+import { everythingServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const SECRET = 'sk-live-4f9c2b7e1d';
 
@@ -119,10 +118,10 @@ describe('secrets at rest', () => {
 
   it('a process without the keychain (serve, CLI, proxy) refuses to start the server with a clear error, spawning nothing', async () => {
     const configDir = tempDir('mcp-roots-config-');
-    const countFile = path.join(tempDir('spawns-'), 'count');
-    const transport = countingWrapper({ ...everythingServer(), env: { MCP_SECRET_PROBE: SECRET } }, countFile);
     const app = await startHost({ configDir, secrets: fakeSecretCodec(), runServers: false });
-    const { id } = await app.addServer({ name: 'everything', transport, enabled: true, sharing: true });
+    // Counted (each start appends to a count file in a folder granted to it, its sandbox allows it).
+    const { id, countFile } = await addCountedServer(app, 'everything', { ...everythingServer(), env: { MCP_SECRET_PROBE: SECRET } });
+    const transport = app.registrySnapshot.servers.find((server) => server.id === id)?.transport as StdioTransportConfig;
     await app.stop();
     expect(fs.readFileSync(path.join(configDir, CONFIG_FILE), 'utf8')).not.toContain(SECRET);
 

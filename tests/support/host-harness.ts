@@ -4,7 +4,9 @@ import { dispatch as dispatchWith, hostHandlers, type ContractHandlers } from '.
 import { RegistryEditor } from '../../electron/host/registry-commands.js';
 import { RootsHost, type RootsHostOptions } from '../../electron/host/roots-host.js';
 import { importHandlers } from '../../electron/import/import-handlers.js';
-import type { TransportConfig } from '../../shared/domain.js';
+import path from 'node:path';
+import type { StdioTransportConfig, TransportConfig } from '../../shared/domain.js';
+import { countingWrapper } from './mcp-servers.js';
 import { tempDir } from './temp-dirs.js';
 import { toolText, waitFor } from './index.js';
 
@@ -56,4 +58,19 @@ export async function addRoot(host: { addRoots(paths: string[]): Promise<{ added
 
 export async function callText(host: RootsHost, serverId: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {
   return toolText(await host.callTool(serverId, tool, args));
+}
+
+/**
+ * A server wrapped to record each start in a count file (tests/fixtures/count-spawns.mjs). The
+ * wrapper runs inside the server's sandbox, so the count file's folder is granted to it read-write
+ * before its first start: the server is added disabled, granted, then enabled.
+ */
+export async function addCountedServer(host: RootsHost, name: string, inner: StdioTransportConfig): Promise<{ id: string; countFile: string }> {
+  const countDir = tempDir('starts-');
+  const countFile = path.join(countDir, 'starts');
+  const rootId = await addRoot(host, countDir);
+  const server = await host.addServer({ name, transport: countingWrapper(inner, countFile), enabled: false, sharing: true });
+  await host.setGrants([server.id], [rootId], true);
+  await host.setEnabled(server.id, true);
+  return { id: server.id, countFile };
 }

@@ -69,13 +69,27 @@ export function parseMountinfo(text: string): Map<string, string[]> {
   return result;
 }
 
-export async function selfCheck(input: SelfCheckInput): Promise<SandboxSelfCheck> {
+/**
+ * bwrap's init (pid 1 inside) and the command it forked, once both exist. A session can be "up"
+ * before the command runs (a 2026-07-28 client that knows the server's era sends nothing first), so
+ * the check waits for the fact, within `timeoutMs`.
+ */
+async function sandboxedCommand(pid: number, timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const confined = confinedProcesses(pid);
+    if (confined.length >= 2 || Date.now() > deadline) return confined;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Promise<SandboxSelfCheck> {
   const at = Date.now();
   const fail = (detail: string): SandboxSelfCheck => ({ verified: false, at, detail });
-  const confined = confinedProcesses(input.pid);
+  const confined = await sandboxedCommand(input.pid, timeoutMs);
   // The deepest descendant is the server itself (bwrap's own init is pid 1 above it).
   const target = confined[confined.length - 1];
-  if (target === undefined) return fail(`no process in its own mount namespace below pid ${input.pid}`);
+  if (target === undefined || confined.length < 2) return fail(`no command running in its own mount namespace below pid ${input.pid}`);
   const rootOf = (p: string) => `/proc/${target}/root${p}`;
 
   const planted: string[] = [];

@@ -1,0 +1,55 @@
+// How a server is started: the one decision between "its own command" and "its command inside the
+// OS sandbox", for the app's connections and for `mcp-roots proxy` alike. A server whose sandbox is
+// on but cannot be prepared is not started at all (never quietly unconfined).
+import type { ServerRecord, TransportConfig } from '../../shared/domain.js';
+import type { ServerConfinement } from '../../shared/sandbox.js';
+import type { ExposedFolder } from './exposure.js';
+import { confineStdio, type ConfinedStdio } from './sandbox/confine-stdio.js';
+import type { SandboxSupport } from './sandbox/sandbox-probe.js';
+
+export interface PreparedStart {
+  /** What to start: the server's own config, or its confined command line. */
+  transport: TransportConfig;
+  confinement: ServerConfinement;
+  /** Set while enforced: the self-check and the stderr reader of this start. */
+  confined?: ConfinedStdio | undefined;
+}
+
+export interface StartOptions {
+  /** The app's data folder (the registry's config dir): private HOME/TMPDIR and packages below it. */
+  dataDir: string;
+  /** Tests: a probe made with another PATH or platform. */
+  support?: SandboxSupport | undefined;
+}
+
+const REMOTE: ServerConfinement = {
+  state: 'advisory',
+  reasonCode: 'remote-server',
+  reason: 'It runs elsewhere, behind its URL: no sandbox of this computer reaches it. It is told its folders and sees its own files.',
+};
+
+/**
+ * Prepares one start of a server whose transport (folders already injected) and effective folders
+ * are given. Throws SandboxSetupError when the sandbox is on but the server cannot be prepared.
+ */
+export async function prepareStart(
+  record: ServerRecord,
+  transport: TransportConfig,
+  folders: readonly ExposedFolder[],
+  options: StartOptions,
+): Promise<PreparedStart> {
+  if (transport.type !== 'stdio') return { transport, confinement: REMOTE };
+  if (!record.sandbox) return { transport, confinement: { state: 'off', reason: 'You turned the sandbox off for this server.' } };
+  const confined = await confineStdio(transport, {
+    serverId: record.id,
+    roots: folders.map((folder) => ({ path: folder.path, mode: folder.mode })),
+    dataDir: options.dataDir,
+    network: record.network,
+    support: options.support,
+  });
+  const { kind, reasonCode, reason } = confined.enforcement;
+  if (kind === 'none' || reasonCode !== 'ok') {
+    return { transport, confinement: { state: 'advisory', reasonCode: reasonCode === 'ok' ? 'platform-unsupported' : reasonCode, reason } };
+  }
+  return { transport: confined.config, confinement: { state: 'enforced', kind, network: record.network }, confined };
+}

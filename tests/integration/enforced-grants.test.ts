@@ -1,0 +1,146 @@
+// Grants that bind, end to end: servers the app starts and servers behind `mcp-roots proxy` run in
+// the OS sandbox, holding exactly their effective roots, and every live grant or revoke changes what
+// the OS lets them reach. The server used ignores roots and tries whatever path it is asked.
+import { Client } from '@modelcontextprotocol/client';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import type { StdioTransportConfig } from '../../shared/domain.js';
+import { anyPathServer } from '../support/confined-client.js';
+import { addConnectedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
+import { removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const support = await probeSandbox();
+const clients: Client[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await stopHosts();
+  removeTempDirs();
+});
+
+function folderWith(name: string, content: string): { dir: string; file: string } {
+  const dir = tempDir(`enforced-${name}-`);
+  const file = path.join(dir, `${name}.txt`);
+  fs.writeFileSync(file, content);
+  return { dir, file };
+}
+
+describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () => {
+  it('reaches exactly its grants, read-only where granted so, and follows live grants and revokes', async () => {
+    const host = await startHost();
+    const [a, b, c] = [folderWith('a', 'in a'), folderWith('b', 'in b'), folderWith('c', 'in c')];
+    const [rootA, rootB, rootC] = [await addRoot(host, a.dir), await addRoot(host, b.dir), await addRoot(host, c.dir)];
+    const server = await addConnectedServer(host, 'any-path', anyPathServer());
+    await host.setGrants([server], [rootA], true);
+    await host.setGrants([server], [rootB], true, 'read-only');
+    const call = (tool: string, args: Record<string, unknown>) => callText(host, server, tool, args);
+    await waitFor(async () => (await call('read', { path: a.file })) === 'in a', { what: 'folder A after the grant' });
+
+    const status = () => host.getState().servers.find((view) => view.id === server)?.status;
+    expect(status()?.confinement).toMatchObject({ state: 'enforced', kind: 'bwrap', selfCheck: { verified: true } });
+    expect(await call('write', { path: path.join(a.dir, 'new.txt'), content: 'made' })).toBe('written');
+    expect(await call('read', { path: b.file })).toBe('in b');
+    expect(await call('write', { path: b.file, content: 'changed' })).toMatch(/^ERROR EROFS/);
+    expect(fs.readFileSync(b.file, 'utf8')).toBe('in b');
+    expect(await call('read', { path: c.file })).toMatch(/^ERROR ENOENT/);
+    expect(await call('read', { path: host.store.path })).toMatch(/^ERROR ENOENT/);
+
+    // A live grant opens C; a live revoke closes A; a mode change makes B writable.
+    await host.setGrants([server], [rootC], true);
+    await waitFor(async () => (await call('read', { path: c.file })) === 'in c', { what: 'folder C after the live grant' });
+    await host.setGrants([server], [rootA], false);
+    await waitFor(async () => /^ERROR ENOENT/.test(await call('read', { path: a.file })), { what: 'folder A gone after the revoke' });
+    await host.setGrants([server], [rootB], true, 'read-write');
+    await waitFor(async () => (await call('write', { path: b.file, content: 'now writable' })) === 'written', { what: 'B writable' });
+    expect(status()?.confinement?.selfCheck?.verified).toBe(true);
+  });
+
+  it('confines two servers differently at the same time', async () => {
+    const host = await startHost();
+    const [a, b] = [folderWith('a', 'only for one'), folderWith('b', 'only for two')];
+    const [rootA, rootB] = [await addRoot(host, a.dir), await addRoot(host, b.dir)];
+    const one = await addConnectedServer(host, 'one', anyPathServer());
+    const two = await addConnectedServer(host, 'two', anyPathServer());
+    await host.setGrants([one], [rootA], true);
+    await host.setGrants([two], [rootB], true);
+    await waitFor(async () => (await callText(host, one, 'read', { path: a.file })) === 'only for one', { what: 'one sees A' });
+    await waitFor(async () => (await callText(host, two, 'read', { path: b.file })) === 'only for two', { what: 'two sees B' });
+    expect(await callText(host, one, 'read', { path: b.file })).toMatch(/^ERROR ENOENT/);
+    expect(await callText(host, two, 'read', { path: a.file })).toMatch(/^ERROR ENOENT/);
+  });
+
+  it('runs an npx-launched server confined, its package prepared outside the sandbox', async () => {
+    const host = await startHost();
+    const folder = folderWith('npx', 'hello');
+    const rootId = await addRoot(host, folder.dir);
+    const npx: StdioTransportConfig = { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'], env: {}, cwd: repoRoot };
+    const server = await addConnectedServer(host, 'npx-filesystem', npx);
+    await host.setGrants([server], [rootId], true);
+    await waitFor(async () => (await callText(host, server, 'list_allowed_directories')).includes(folder.dir), { what: 'the granted folder' });
+    expect(host.getState().servers.find((view) => view.id === server)?.status.confinement).toMatchObject({ state: 'enforced', selfCheck: { verified: true } });
+    expect(await callText(host, server, 'read_text_file', { path: folder.file })).toBe('hello');
+  });
+
+  it('a server whose sandbox is off runs unconfined and says so', async () => {
+    const host = await startHost();
+    const outside = folderWith('outside', 'readable without sandbox');
+    const server = await host.addServer({ name: 'unconfined', transport: anyPathServer(), enabled: true, sharing: true, sandbox: false });
+    await waitFor(() => host.getState().servers.find((view) => view.id === server.id)?.status.state === 'connected', { what: 'connected' });
+    expect(host.getState().servers.find((view) => view.id === server.id)?.status.confinement).toMatchObject({ state: 'off' });
+    expect(await callText(host, server.id, 'read', { path: outside.file })).toBe('readable without sandbox');
+  });
+});
+
+describe('where bubblewrap is missing', () => {
+  it('the server runs advisory with the reason, and everything else works', async () => {
+    const noBwrap = await probeSandbox({ platform: 'linux', pathEnv: tempDir('empty-path-') });
+    expect(noBwrap).toMatchObject({ kind: 'none', reasonCode: 'bwrap-missing' });
+    const host = await startHost({ connection: { sandboxSupport: noBwrap } });
+    const folder = folderWith('advisory', 'told, not enforced');
+    const rootId = await addRoot(host, folder.dir);
+    const server = await addConnectedServer(host, 'advisory', anyPathServer());
+    await host.setGrants([server], [rootId], true);
+    await waitFor(async () => (await callText(host, server, 'read', { path: folder.file })) === 'told, not enforced', { what: 'the folder' });
+    expect(host.getState().servers.find((view) => view.id === server)?.status.confinement).toMatchObject({ state: 'advisory', reasonCode: 'bwrap-missing' });
+  });
+});
+
+describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots proxy', () => {
+  it('a host without roots gets a server that reaches exactly the registry’s grants, live', async () => {
+    const configDir = tempDir('enforced-proxy-');
+    const [a, b] = [folderWith('a', 'granted'), folderWith('b', 'later')];
+    const { rootA, rootB, serverId } = await editRegistry(configDir, async (editor) => {
+      const { added } = await editor.addRoots([a.dir, b.dir]);
+      const server = await editor.addServer({ name: 'any-path', transport: anyPathServer(), enabled: true, sharing: true });
+      await editor.setGrants([server.id], [added[0]?.id as string], true);
+      return { rootA: added[0]?.id as string, rootB: added[1]?.id as string, serverId: server.id };
+    });
+    const transport = new InPlaceStdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', path.join(repoRoot, 'electron/proxy/proxy-main.ts'), '--config-dir', configDir, 'any-path'],
+      cwd: repoRoot,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'rootless-host', version: '1.0.0' }, { capabilities: {} });
+    clients.push(client);
+    await client.connect(transport);
+    const call = async (tool: string, args: Record<string, unknown>) => toolText(await client.callTool({ name: tool, arguments: args }));
+    // A call may meet a restart (new mounts): the proxy answers it with an error, the next one works.
+    const settled = (tool: string, args: Record<string, unknown>, expected: RegExp) =>
+      waitFor(async () => expected.test(await call(tool, args)), { what: `${tool} ${JSON.stringify(args)} -> ${expected}` });
+
+    expect(await call('read', { path: a.file })).toBe('granted');
+    expect(await call('read', { path: b.file })).toMatch(/^ERROR ENOENT/);
+    expect(await call('read', { path: path.join(configDir, 'config.json') })).toMatch(/^ERROR ENOENT/);
+
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootB], true, 'read-only'));
+    await settled('read', { path: b.file }, /^later$/);
+    expect(await call('write', { path: b.file, content: 'x' })).toMatch(/^ERROR EROFS/);
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootA], false));
+    await settled('read', { path: a.file }, /^ERROR ENOENT/);
+  });
+});
