@@ -96,6 +96,8 @@ export const contract = {
     result: returns<null>(),
   },
   'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
+  /** A folder named by an argument gives way to `${roots}`: the grants decide from then on. */
+  'servers.replaceArgumentFolder': { input: z.object({ serverId: id, path: pathText }).strict(), result: returns<null>() },
   'servers.reconnect': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
   'servers.setSharing': {
     input: z.object({ serverId: id, sharing: z.boolean() }).strict(),

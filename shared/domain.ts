@@ -1,5 +1,5 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
-import type { ServerConfinement } from './sandbox.js';
+import type { ArgumentFolderView, ServerConfinement } from './sandbox.js';
 
 export type RootId = string;
 export type ServerId = string;
@@ -148,6 +148,8 @@ export interface ServerView extends ServerRecord {
   readOnlyRootIds: RootId[];
   /** Granted AND accessible AND sharing on AND enabled: exactly what the server is told. */
   effectiveRootIds: RootId[];
+  /** Folders its command line or env names (they bypass roots; confined, it reaches them only if granted). */
+  argumentFolders: ArgumentFolderView[];
 }
 
 export interface ConsentRequest {

@@ -2,6 +2,7 @@
 // Plain data: every transport here is masked, every variable is shown as written, never expanded.
 import type { ServerId, ServerView, TransportConfig } from './domain.js';
 import type { HostError } from './result.js';
+import type { ArgumentFolderView } from './sandbox.js';
 
 /** The hosts whose MCP configs are read (import) and written (use with). */
 export const HOST_KINDS = ['claude-desktop', 'vscode', 'cursor', 'claude-code'] as const;
@@ -55,6 +56,8 @@ export interface ImportCandidateView {
   /** The entry already runs through `mcp-roots proxy` (this registry server name). */
   proxiedServer?: string | undefined;
   disabledInHost: boolean;
+  /** Folders its command line or env names: roots will not limit them (and the sandbox will hide them until granted). */
+  argumentFolders: ArgumentFolderView[];
   /** New, not ours, not a repeat: `import.apply` accepts only these. */
   importable: boolean;
   notes: string[];

@@ -85,3 +85,15 @@ export interface ServerConfinement {
   /** Why the server could not be prepared for its sandbox (it was not started). */
   setupError?: { code: SandboxSetupCode; message: string } | undefined;
 }
+
+/**
+ * A folder named in a server's arguments or environment (`server-filesystem /a /b`): it bypasses
+ * roots, so the UI flags it. Under enforcement the server cannot open it unless it is granted.
+ */
+export interface ArgumentFolderView {
+  path: string;
+  /** Where it is named: an argument (by index) or an environment variable (by name). */
+  source: { kind: 'arg'; index: number } | { kind: 'env'; name: string };
+  /** A root for this folder is granted to the server. */
+  granted: boolean;
+}

@@ -24,6 +24,7 @@ export const hostHandlers = {
   'servers.add': (host, input) => host.addServer(input),
   'servers.update': async (host, { serverId, patch }) => (await host.updateServer(serverId, patch), null),
   'servers.remove': async (host, { serverId }) => (await host.removeServer(serverId), null),
+  'servers.replaceArgumentFolder': async (host, { serverId, path }) => (await host.replaceArgumentFolder(serverId, path), null),
   'servers.reconnect': async (host, { serverId }) => (await host.reconnect(serverId), null),
   'servers.setSharing': async (host, { serverId, sharing }) => (await host.setSharing(serverId, sharing), null),
   'servers.setEnabled': async (host, { serverId, enabled }) => (await host.setEnabled(serverId, enabled), null),

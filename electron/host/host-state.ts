@@ -19,6 +19,7 @@ import type {
   ServerView,
 } from '../../shared/domain.js';
 import { maskTransport } from '../../shared/secrets.js';
+import { argumentFolderViews } from './argument-folder-views.js';
 import type { Exposure } from './exposure.js';
 
 export interface StateSources {
@@ -45,6 +46,7 @@ export function buildHostState(sources: StateSources, revision: number): HostSta
     status: sources.status(server.id) ?? NOT_RUNNING,
     ...grantedIds(registry.grants[server.id]),
     effectiveRootIds: [...sources.exposure(server.id).rootIds],
+    argumentFolders: argumentFolderViews(server.transport, registry.roots, registry.grants[server.id]),
   }));
   return {
     revision,

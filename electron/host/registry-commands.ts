@@ -68,6 +68,10 @@ export class RegistryCommands {
     });
   }
 
+  replaceArgumentFolder(serverId: ServerId, folder: string): Promise<ServerRecord> {
+    return this.model.apply(edits.replaceArgumentFolder(serverId, folder));
+  }
+
   removeServer(serverId: ServerId): Promise<void> {
     return this.model.apply(edits.removeServer(serverId));
   }

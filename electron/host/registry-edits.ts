@@ -112,6 +112,33 @@ export function updateServer(serverId: string, patch: Partial<ServerInput>): Edi
   };
 }
 
+/**
+ * "Replace it with ${roots}": an argument that names a folder (`server-filesystem /a /b`) gives way
+ * to the granted folders, so the grants decide what the server is started with. The first such
+ * argument becomes `${roots}` (unless the command has one already); the others go.
+ */
+export function replaceArgumentFolder(serverId: string, folder: string): Edit<ServerRecord> {
+  return (registry) => {
+    const server = findServer(registry, serverId);
+    const transport = server.transport;
+    const wanted = trimSlash(folder);
+    const at = transport.type === 'stdio' ? transport.args.flatMap((arg, i) => (trimSlash(arg) === wanted ? [i] : [])) : [];
+    if (transport.type !== 'stdio' || at.length === 0) {
+      throw new CodedError('invalid-input', `"${folder}" is not a whole argument of ${server.name}; edit its command instead.`);
+    }
+    const hasPlaceholder = transport.args.includes('${roots}');
+    const args = transport.args.flatMap((arg, i) => {
+      if (!at.includes(i)) return [arg];
+      return i === at[0] && !hasPlaceholder ? ['${roots}'] : [];
+    });
+    return updateServer(serverId, { transport: { ...transport, args } })(registry);
+  };
+}
+
+function trimSlash(p: string): string {
+  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+}
+
 export function removeServer(serverId: string): Edit {
   return (registry) => {
     findServer(registry, serverId);

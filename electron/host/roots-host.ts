@@ -215,6 +215,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
     return this.commands.removeServer(serverId);
   }
 
+  async replaceArgumentFolder(serverId: ServerId, folder: string): Promise<void> {
+    await this.commands.replaceArgumentFolder(serverId, folder);
+  }
+
   async setSharing(serverId: ServerId, sharing: boolean): Promise<void> {
     await this.commands.updateServer(serverId, { sharing });
   }

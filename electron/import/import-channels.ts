@@ -11,6 +11,7 @@ import { applyImport } from './apply-import.js';
 import { existingConfigSources, type ConfigSource } from './config-locations.js';
 import { HOST_KINDS, type HostKind } from './host-kind.js';
 import { previewImport, type ImportCandidate, type ImportPreview } from './preview-import.js';
+import { argumentFolderViews } from '../host/argument-folder-views.js';
 import { fsError, parseRootInput } from '../host/file-uri.js';
 import type { RootsHost } from '../host/roots-host.js';
 
@@ -140,6 +141,8 @@ function candidateView(candidate: ImportCandidate): ImportCandidateView {
     proxiedServer: candidate.proxiedServer,
     disabledInHost: candidate.disabledInHost,
     importable: isImportable(candidate),
+    // A new server has no grants yet: every folder its arguments name bypasses roots.
+    argumentFolders: argumentFolderViews(candidate.transport, [], undefined),
     notes: candidate.notes,
   };
 }

@@ -16,7 +16,7 @@ import { readHostConfig } from './read-host-config.js';
  * written in the host's file, secrets included, and the inputs are VS Code's own. Whether it is
  * importable is decided when the view is made (import-commands.ts).
  */
-export interface ImportCandidate extends Omit<ImportCandidateView, 'inputs' | 'importable'> {
+export interface ImportCandidate extends Omit<ImportCandidateView, 'inputs' | 'importable' | 'argumentFolders'> {
   /** As written in the host's file, variables included. Carries secrets: mask before a UI sees it. */
   transport: TransportConfig;
   /** The VS Code inputs those variables refer to (descriptions to show when asking for values). */

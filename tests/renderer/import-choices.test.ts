@@ -16,6 +16,7 @@ function candidate(patch: Partial<ImportCandidateView> & { key: string }): Impor
     inputs: [],
     disabledInHost: false,
     importable: true,
+    argumentFolders: [],
     notes: [],
     ...patch,
   };

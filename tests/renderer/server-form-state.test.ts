@@ -18,6 +18,7 @@ const server = (transport: ServerView['transport']): ServerView => ({
   status: { state: 'connected', rootsRequestCount: 0, listChangedCount: 0 },
   grantedRootIds: [],
   readOnlyRootIds: [],
+  argumentFolders: [],
   effectiveRootIds: [],
 });
 

@@ -83,4 +83,15 @@ describe('registry edits', () => {
     const granted = edits.setGrants([serverId], rootIds, true)(registry).registry;
     expect(edits.removeServer(serverId)(granted).registry.grants).toEqual({});
   });
+
+  it('replaces a folder named by an argument with ${roots}, once, and refuses a folder that is not a whole argument', () => {
+    let registry = emptyRegistry() as Registry;
+    const server = edits.addServer({ name: 'fs', transport: { ...stdio, args: ['server.js', '/a/', '/b', '/a'] }, enabled: true, sharing: true })(registry);
+    registry = server.registry;
+    const first = edits.replaceArgumentFolder(server.value.id, '/a')(registry);
+    expect(first.value.transport).toMatchObject({ args: ['server.js', '${roots}', '/b'] });
+    const second = edits.replaceArgumentFolder(server.value.id, '/b')(first.registry);
+    expect(second.value.transport).toMatchObject({ args: ['server.js', '${roots}'] });
+    expect(() => edits.replaceArgumentFolder(server.value.id, '/c')(second.registry)).toThrow(expect.objectContaining({ code: 'invalid-input' }));
+  });
 });
