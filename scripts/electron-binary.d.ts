@@ -1,2 +1,2 @@
-export function findElectronBinary(): { found: true; path: string } | { found: false; reason: string };
+export function findElectronBinary(electronDir?: string): { found: true; path: string } | { found: false; reason: string };
 export const FETCH_HINT: string;

@@ -1,21 +1,23 @@
-// Where Electron's binary is, or why it is not there. The `electron` npm package downloads the
-// binary in its postinstall step; when that was skipped (ELECTRON_SKIP_BINARY_DOWNLOAD) or failed,
-// `require('electron')` throws "Electron failed to install correctly…" (no path.txt), or names a
-// file that does not exist.
+// Where Electron's binary is, or why it is not there. `npm install` does not download it (package.json
+// denies the electron package its install script); `npm start` fetches it the first time
+// (electron-fetch.js). Until then `require('electron')` throws "Electron failed to install
+// correctly…" (no path.txt), or names a file that does not exist.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** @returns {{ found: true, path: string } | { found: false, reason: string }} */
-export function findElectronBinary() {
+/**
+ * @param {string} [electronDir] the electron package's folder; default the one this project resolves
+ * @returns {{ found: true, path: string } | { found: false, reason: string }}
+ */
+export function findElectronBinary(electronDir) {
   let binary;
   try {
-    binary = require('electron');
+    binary = electronDir ? createRequire(path.join(electronDir, 'package.json'))('./index.js') : require('electron');
   } catch (error) {
-    const skipped = process.env.ELECTRON_SKIP_BINARY_DOWNLOAD
-      ? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set, so npm install did not download it'
-      : 'its download during npm install was skipped or failed';
+    const skipped = process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is never fetched' : 'it has not been fetched yet';
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { found: false, reason: `${skipped}; the electron package says: "${detail}"` };
   }
@@ -25,4 +27,6 @@ export function findElectronBinary() {
   return { found: true, path: binary };
 }
 
-export const FETCH_HINT = 'To fetch it: unset ELECTRON_SKIP_BINARY_DOWNLOAD and run `node node_modules/electron/install.js`.';
+export const FETCH_HINT =
+  "The desktop app needs Electron's binary: `npm start` fetches it whenever its download host is reachable " +
+  '(ELECTRON_MIRROR names a mirror; ELECTRON_SKIP_BINARY_DOWNLOAD=1 stops the attempt).';

@@ -1,0 +1,7 @@
+export const DEFAULT_TIMEOUTS: { lookup: number; connect: number; secureConnect: number; response: number; socket: number };
+export function electronPackageDir(): string;
+export function fetchElectronBinary(options?: {
+  electronDir?: string;
+  timeouts?: Partial<typeof DEFAULT_TIMEOUTS>;
+  progress?: (event: { line: string; percent: number; final: boolean }) => void;
+}): Promise<string>;
