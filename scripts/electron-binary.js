@@ -17,9 +17,11 @@ export function findElectronBinary(electronDir) {
   try {
     binary = electronDir ? createRequire(path.join(electronDir, 'package.json'))('./index.js') : require('electron');
   } catch (error) {
-    const skipped = process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is never fetched' : 'it has not been fetched yet';
+    if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return { found: false, reason: 'ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is never fetched' };
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { found: false, reason: `${skipped}; the electron package says: "${detail}"` };
+    // Without path.txt the package says "failed to install correctly": here that only means not fetched yet.
+    const notFetched = /failed to install correctly/.test(detail);
+    return { found: false, reason: notFetched ? 'it has not been fetched yet' : `the electron package says: "${detail}"` };
   }
   if (typeof binary !== 'string' || !fs.existsSync(binary)) {
     return { found: false, reason: `the electron package points at ${String(binary)}, which does not exist` };

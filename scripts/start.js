@@ -14,7 +14,7 @@ const args = process.argv.slice(2);
 
 let electron = findElectronBinary();
 if (!electron.found && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-  console.log(`Electron's binary is not installed yet (${electron.reason}); fetching it once.`);
+  console.log(`Electron's binary is not here (${electron.reason}); fetching it once.`);
   try {
     await fetchElectronBinary({ progress: showProgress });
     electron = findElectronBinary();

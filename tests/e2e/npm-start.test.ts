@@ -55,7 +55,7 @@ async function startAndOpen(vars: NodeJS.ProcessEnv) {
 describe.skipIf(installed)('npm start without Electron', () => {
   it('tries to fetch the binary, says why that failed, and serves the UI', async () => {
     const output = await startAndOpen({ ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/`, ELECTRON_SKIP_BINARY_DOWNLOAD: undefined });
-    expect(output).toContain("Electron's binary is not installed yet");
+    expect(output).toContain("Electron's binary is not here (it has not been fetched yet); fetching it once.");
     expect(output).toMatch(/No desktop app: could not download Electron [\d.]+: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(http:\/\/127\.0\.0\.1:\d+\/v[\d.]+\/electron-v/);
     expect(output).toContain('Starting the same UI headless instead');
   });
