@@ -1,35 +1,95 @@
-// Plain-text tables for people; `--json` prints the same data for scripts.
-import type { HostState } from '../../shared/domain.js';
+// Plain-text tables for people; `--json` prints the same reports for scripts.
+import type { RootReport, ServerReport, StatusReport } from './registry-view.js';
 
-export function formatRoots(state: HostState): string {
-  if (state.roots.length === 0) return 'No roots yet. Add one: mcp-roots roots add /path/to/folder';
-  return state.roots
+export function formatRoots(roots: readonly RootReport[]): string {
+  if (roots.length === 0) return 'No roots yet. Add one: mcp-roots roots add PATH';
+  const width = Math.max(...roots.map((root) => root.label.length));
+  const stateWidth = Math.max(...roots.map((root) => root.access.state.length));
+  return roots
     .map((root) => {
       const target = root.isLink ? ` -> ${root.canonicalPath}` : '';
-      const reason = root.access.reason ? ` (${root.access.reason})` : '';
-      return `${root.id}  ${root.name}  ${root.path}${target}  [${root.access.state}]${reason}`;
+      const reason = root.access.reason ? `  (${root.access.reason})` : '';
+      return `${root.shortId}  ${root.label.padEnd(width)}  ${root.access.state.padEnd(stateWidth)}  ${root.path}${target}${reason}`;
     })
     .join('\n');
 }
 
-export function formatServers(state: HostState): string {
-  if (state.servers.length === 0) {
-    return 'No servers yet. Add one: mcp-roots servers add NAME --command CMD [--arg A]...';
-  }
-  const names = new Map(state.roots.map((root) => [root.id, root.name]));
-  return state.servers
+export function formatServers(servers: readonly ServerReport[], roots: readonly RootReport[], details = false): string {
+  if (servers.length === 0) return 'No servers yet. Add one: mcp-roots servers add NAME -- COMMAND [ARG...]';
+  const width = Math.max(...servers.map((server) => server.name.length));
+  const indent = ' '.repeat((servers[0]?.shortId.length ?? 0) + 2);
+  return servers
     .map((server) => {
-      const where =
-        server.transport.type === 'stdio'
-          ? [server.transport.command, ...server.transport.args].join(' ')
-          : `${server.transport.type} ${server.transport.url}`;
-      const flags = [server.enabled ? 'enabled' : 'disabled', server.sharing ? 'sharing' : 'not sharing'].join(', ');
-      const granted = server.grantedRootIds.map((id) => names.get(id) ?? id).join(', ') || 'nothing';
-      return `${server.id}  ${server.name}  (${flags})\n    ${where}\n    granted: ${granted}`;
+      const lines = [`${server.shortId}  ${server.name.padEnd(width)}  ${flags(server)}`, `${indent}${commandLine(server)}`];
+      if (details) lines.push(...pairsLines(server, indent));
+      lines.push(`${indent}granted: ${granted(server, roots)}`);
+      return lines.join('\n');
     })
     .join('\n');
 }
 
-export function formatStatus(state: HostState): string {
-  return [`Registry: ${state.configPath}`, '', 'Roots:', formatRoots(state), '', 'Servers:', formatServers(state)].join('\n');
+export function formatStatus(report: StatusReport): string {
+  const notices = report.notices.map((notice) => `${notice.level}: ${notice.message}`);
+  return [
+    `Registry: ${report.configPath}`,
+    ...(notices.length > 0 ? ['', ...notices] : []),
+    '',
+    'Roots',
+    indentBlock(formatRoots(report.roots)),
+    '',
+    'Servers',
+    indentBlock(formatServers(report.servers, report.roots)),
+  ].join('\n');
 }
+
+/** The server's settings, as stored. */
+function flags(server: ServerReport): string {
+  return [
+    server.enabled ? 'enabled' : 'disabled',
+    server.sharing ? 'sharing' : 'not sharing',
+    server.sandbox ? 'sandbox on' : 'sandbox off',
+    server.network ? 'network on' : 'network off',
+  ].join(', ');
+}
+
+function commandLine(server: ServerReport): string {
+  const transport = server.transport;
+  if (transport.type !== 'stdio') return `${transport.type} ${transport.url}`;
+  const cwd = transport.cwd ? `  (in ${transport.cwd})` : '';
+  return `${[transport.command, ...transport.args].map(shellWord).join(' ')}${cwd}`;
+}
+
+function pairsLines(server: ServerReport, indent: string): string[] {
+  const transport = server.transport;
+  const [label, values] = transport.type === 'stdio' ? ['env', transport.env] : ['headers', transport.headers];
+  const entries = Object.entries(values);
+  return entries.length > 0 ? [`${indent}${label}: ${entries.map(([key, value]) => `${key}=${value}`).join(', ')}`] : [];
+}
+
+/** Granted roots by label; those the server is not told right now say why. */
+function granted(server: ServerReport, roots: readonly RootReport[]): string {
+  if (server.grantedRootIds.length === 0) return 'nothing';
+  const byId = new Map(roots.map((root) => [root.id, root]));
+  const effective = new Set(server.effectiveRootIds);
+  const readOnly = new Set(server.readOnlyRootIds);
+  const names = server.grantedRootIds.map((id) => {
+    const root = byId.get(id);
+    if (!root) return id;
+    const label = readOnly.has(id) ? `${root.label} (read-only)` : root.label;
+    if (effective.has(id) || !server.enabled || !server.sharing) return label;
+    return `${label} (hidden: ${root.access.state})`;
+  });
+  const off = !server.enabled ? ' (not told: disabled)' : !server.sharing ? ' (not told: sharing off)' : '';
+  return `${names.join(', ')}${off}`;
+}
+
+/** An argument as a shell would need it typed, so a shown command line can be copied. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+const indentBlock = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');

@@ -1,45 +1,74 @@
-// The registry as the command line sees it: the one-writer editor for changes, and a state view
-// for `status` / `list` in which each root is probed once, now. The CLI runs no servers, so their
-// connection state is not something it can know.
-import type { HostState } from '../../shared/domain.js';
-import { probeRoot } from '../host/access-probe.js';
-import { computeExposure } from '../host/exposure.js';
-import { pathToRootUri } from '../host/file-uri.js';
-import { buildHostState, rootViewsOnce } from '../host/host-state.js';
-import { RegistryEditor } from '../host/registry-commands.js';
+// The CLI's one door to the registry: the one-writer RegistryEditor for changes (the same queue and
+// lock the app uses), and views in which each root is probed once, when first asked. The CLI runs
+// no servers, so their connection state is not something it can know or show.
+import type { GrantMode, Notice, Registry, RootAccess, RootId, RootView, ServerId, ServerRecord } from '../../shared/domain.js';
+import type { AddedRoots } from '../host/registry-commands.js';
+import type { GrantChange, ServerInput } from '../host/registry-edits.js';
 
-export class RegistrySession {
-  private constructor(readonly editor: RegistryEditor) {}
+export type { ServerInput };
 
-  static async open(configDir: string): Promise<RegistrySession> {
-    return new RegistrySession(await RegistryEditor.open(configDir));
-  }
+/** What one command sees and may change. Reads always reflect the edits made so far. */
+export interface RegistrySession {
+  readonly configPath: string;
+  /** The registry with secrets as stored for this process: clear, or sealed where the desktop app sealed them. */
+  registry(): Registry;
+  /** Every root with its accessibility. */
+  rootViews(): RootView[];
+  /** Granted AND accessible AND sharing AND enabled: what each server is told. */
+  effectiveRootIds(serverId: ServerId): RootId[];
+  /** What opening the registry found worth saying (a migration, a recovered file). */
+  notices(): Pick<Notice, 'level' | 'code' | 'message'>[];
+  addRoots(paths: string[]): Promise<AddedRoots>;
+  removeRoots(rootIds: RootId[]): Promise<void>;
+  renameRoot(rootId: RootId, name: string): Promise<void>;
+  addServer(input: ServerInput): Promise<ServerRecord>;
+  updateServer(serverId: ServerId, patch: Partial<ServerInput>): Promise<void>;
+  removeServer(serverId: ServerId): Promise<void>;
+  setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<GrantChange>;
+}
 
-  get registry() {
-    return this.editor.registry;
-  }
-
-  getState(): HostState {
-    const registry = this.editor.registry;
-    const access = new Map(registry.roots.map((root) => [root.id, probeRoot(root.canonicalPath)]));
-    const accessOf = (rootId: string) => access.get(rootId) ?? { state: 'checking' as const, checkedAt: 0 };
-    const exposure = computeExposure(registry, accessOf);
-    return buildHostState(
-      {
-        configPath: this.editor.model.store.path,
-        registry: () => registry,
-        rootViews: () => rootViewsOnce(registry, pathToRootUri, accessOf),
-        exposure: (serverId) => exposure.get(serverId) ?? { rootIds: [], roots: [], uris: [], folders: [] },
-        status: () => undefined,
-        consentRequests: () => [],
-        notices: () => this.editor.notices.map((notice, i) => ({ ...notice, id: String(i), at: Date.now() })),
-        proxies: () => [],
-      },
-      0,
-    );
-  }
-
-  close(): Promise<void> {
-    return this.editor.close();
+/** Opens the registry in `configDir`, runs `use`, and closes it (every edit on disk) whatever happens. */
+export async function withRegistrySession<T>(configDir: string, use: (session: RegistrySession) => Promise<T>): Promise<T> {
+  // Loaded on first use: help, --version, completion and usage errors never pay for the registry.
+  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }] = await Promise.all([
+    import('../host/registry-commands.js'),
+    import('../host/access-probe.js'),
+    import('../host/exposure.js'),
+    import('../host/file-uri.js'),
+    import('../host/host-state.js'),
+  ]);
+  const editor = await RegistryEditor.open(configDir);
+  // One probe per folder per command: a command is over before a folder's state is worth a second look.
+  const probed = new Map<string, RootAccess>();
+  const accessOf = (rootId: RootId): RootAccess => {
+    const root = editor.registry.roots.find((candidate) => candidate.id === rootId);
+    if (!root) return { state: 'checking', checkedAt: 0 };
+    let access = probed.get(root.canonicalPath);
+    if (!access) {
+      access = probeRoot(root.canonicalPath);
+      probed.set(root.canonicalPath, access);
+    }
+    return access;
+  };
+  const session: RegistrySession = {
+    configPath: editor.model.store.path,
+    registry: () => editor.registry,
+    rootViews: () => rootViewsOnce(editor.registry, pathToRootUri, accessOf),
+    effectiveRootIds: (serverId) => [...(computeExposure(editor.registry, accessOf).get(serverId)?.rootIds ?? [])],
+    notices: () => editor.notices.map(({ level, code, message }) => ({ level, code, message })),
+    addRoots: (paths) => editor.addRoots(paths),
+    removeRoots: (rootIds) => editor.removeRoots(rootIds),
+    renameRoot: (rootId, name) => editor.renameRoot(rootId, name),
+    addServer: (input) => editor.addServer(input),
+    updateServer: async (serverId, patch) => {
+      await editor.updateServer(serverId, patch);
+    },
+    removeServer: (serverId) => editor.removeServer(serverId),
+    setGrants: (serverIds, rootIds, granted, mode) => editor.setGrants(serverIds, rootIds, granted, mode),
+  };
+  try {
+    return await use(session);
+  } finally {
+    await editor.close();
   }
 }

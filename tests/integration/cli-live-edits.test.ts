@@ -1,20 +1,19 @@
-// The CLI in another process edits the same registry; a running host tells its servers (how fast:
-// the benchmark).
-import { execFile } from 'node:child_process';
+// The CLI in another process (the real bin/mcp-roots.js) edits the same registry; a running host
+// tells its servers (how fast: the benchmark).
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, repoRoot, runCli } from '../support/cli.js';
 import { addConnectedServer, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
-const run = promisify(execFile);
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-
-function cli(configDir: string, ...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/cli/main.ts'), '--config-dir', configDir, ...args], {
-    cwd: repoRoot,
-  });
+/** Like execFile: resolves on exit 0, rejects with the code, stdout and stderr otherwise. */
+async function cli(configDir: string, ...args: string[]) {
+  const result = await runCli(['--config-dir', configDir, ...args], { cwd: repoRoot });
+  if (result.code !== 0) throw Object.assign(new Error(`mcp-roots ${args.join(' ')} exited ${result.code}`), result);
+  return result;
 }
+
+beforeAll(() => ensureBuilt(), 600_000);
 
 afterEach(async () => {
   await stopHosts();
@@ -52,9 +51,10 @@ describe('CLI edits reach a running host', () => {
 
   it('reports bad input with a clear error and a non-zero exit code, changing nothing', async () => {
     const configDir = tempDir('cli-config-');
+    // A relative path is taken from the folder the command runs in (here the repository).
     await expect(cli(configDir, 'roots', 'add', 'relative/path')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('not an absolute path'),
+      code: 1,
+      stderr: expect.stringContaining(`"${path.join(repoRoot, 'relative/path')}" does not exist.`),
     });
     await expect(cli(configDir, 'roots', 'add', 'https://example.com/x')).rejects.toMatchObject({
       stderr: expect.stringContaining('Only file:// URIs'),

@@ -1,0 +1,101 @@
+// `mcp-roots grant|revoke SERVER ROOT...` and `mcp-roots status`: each says exactly what changed,
+// and what did not (a root that was already granted, or never was).
+import { Option, type Command } from 'commander';
+import type { GrantMode, RootRecord, ServerRecord } from '../../../shared/domain.js';
+import type { CliContext } from '../cli-context.js';
+import { formatStatus } from '../format.js';
+import type { RegistrySession } from '../registry-session.js';
+import { statusReport, toJson } from '../registry-view.js';
+import { findRoot, findServerRef } from '../../host/registry-refs.js';
+import { rootLabels } from '../../host/root-labels.js';
+import { GROUP, jsonOption } from './collect.js';
+
+export function addGrantCommands(program: Command, context: CliContext): void {
+  program
+    .command('grant')
+    .description('let a server see roots')
+    .argument('<server>', 'id, short id or name')
+    .argument('<root...>', 'id, short id, name or path')
+    .addOption(new Option('--read-only', 'it may read but not change them (enforced where its sandbox is)').conflicts('readWrite'))
+    .option('--read-write', 'it may also change them (the default for a new grant)')
+    .addOption(jsonOption())
+    .helpGroup(GROUP.folders)
+    .addHelpText('after', '\nA grant given again without --read-only or --read-write keeps its mode.')
+    .action((serverRef: string, rootRefs: string[], options: { json?: boolean; readOnly?: boolean; readWrite?: boolean }) => {
+      const mode: GrantMode | undefined = options.readOnly ? 'read-only' : options.readWrite ? 'read-write' : undefined;
+      return setGrants(context, serverRef, rootRefs, { grant: true, mode }, options.json === true);
+    });
+
+  program
+    .command('revoke')
+    .description('stop a server seeing roots')
+    .argument('<server>', 'id, short id or name')
+    .argument('<root...>', 'id, short id, name or path')
+    .addOption(jsonOption())
+    .helpGroup(GROUP.folders)
+    .action((serverRef: string, rootRefs: string[], options: { json?: boolean }) => setGrants(context, serverRef, rootRefs, { grant: false }, options.json === true));
+
+  program
+    .command('status')
+    .description('roots with their reachability, servers with their grants')
+    .addOption(jsonOption())
+    .helpGroup(GROUP.folders)
+    .action((options: { json?: boolean }) =>
+      context.session(async (session) => {
+        const report = statusReport(session);
+        context.print(options.json ? toJson(report) : formatStatus(report));
+      }),
+    );
+}
+
+async function setGrants(context: CliContext, serverRef: string, rootRefs: string[], change: { grant: boolean; mode?: GrantMode | undefined }, json: boolean): Promise<void> {
+  await context.session(async (session) => {
+    const registry = session.registry();
+    const server = findServerRef(registry, serverRef);
+    const roots = [...new Map(rootRefs.map((ref) => findRoot(registry, ref, context.pathContext)).map((root) => [root.id, root])).values()];
+    const before = { ...(registry.grants[server.id] ?? {}) };
+    const { grant, mode } = change;
+    // What each root's grant becomes: a new grant is read-write unless told; an old one keeps its mode unless told.
+    const after = (root: RootRecord): GrantMode | undefined => (grant ? (mode ?? before[root.id] ?? 'read-write') : undefined);
+    const changing = roots.filter((root) => before[root.id] !== after(root));
+    const unchanged = roots.filter((root) => before[root.id] === after(root));
+    if (changing.length > 0) {
+      // One edit per target mode keeps each root's own: `grant fs a b` may add a and leave b read-only.
+      for (const target of new Set(changing.map(after))) {
+        const ids = changing.filter((root) => after(root) === target).map((root) => root.id);
+        await session.setGrants([server.id], ids, grant, target);
+      }
+    }
+    if (json) {
+      const ids = (list: RootRecord[]) => list.map((root) => root.id);
+      context.print(toJson(grant ? { server: server.id, granted: ids(changing), alreadyGranted: ids(unchanged) } : { server: server.id, revoked: ids(changing), notGranted: ids(unchanged) }));
+      return;
+    }
+    const labels = rootLabels(session.registry().roots);
+    const name = (root: RootRecord) => labels.get(root.id) ?? root.name;
+    const names = (list: RootRecord[]) => list.map(name).join(', ');
+    if (grant) {
+      const added = changing.filter((root) => before[root.id] === undefined);
+      const modeChanged = changing.filter((root) => before[root.id] !== undefined);
+      if (added.length > 0) context.print(`granted ${names(added)} to ${server.name}${after(added[0] as RootRecord) === 'read-only' ? ' (read-only)' : ''}`);
+      for (const root of modeChanged) context.print(`${server.name} now has ${name(root)} ${after(root)} (was ${before[root.id]})`);
+      if (unchanged.length > 0) context.print(`${server.name} already had ${unchanged.map((root) => `${name(root)}${before[root.id] === 'read-only' ? ' (read-only)' : ''}`).join(', ')}`);
+      const caveat = grantCaveat(session, server, changing);
+      if (caveat) context.print(caveat);
+    } else {
+      if (changing.length > 0) context.print(`revoked ${names(changing)} from ${server.name}`);
+      if (unchanged.length > 0) context.print(`${server.name} was not granted ${names(unchanged)}: nothing to revoke there`);
+    }
+  });
+}
+
+/** Where a new grant does not reach the server yet, the reason. */
+function grantCaveat(session: RegistrySession, server: ServerRecord, granted: RootRecord[]): string | undefined {
+  if (granted.length === 0) return undefined;
+  if (!server.enabled) return `${server.name} is disabled: it sees them once enabled (mcp-roots servers set ${server.name} --enabled on)`;
+  if (!server.sharing) return `${server.name} has sharing off: it sees them once sharing is on (mcp-roots servers set ${server.name} --sharing on)`;
+  const effective = new Set(session.effectiveRootIds(server.id));
+  const hidden = session.rootViews().filter((root) => granted.some((g) => g.id === root.id) && !effective.has(root.id));
+  if (hidden.length === 0) return undefined;
+  return `not reachable now, so hidden from ${server.name} until they are: ${hidden.map((root) => `${root.name} (${root.access.state})`).join(', ')}`;
+}

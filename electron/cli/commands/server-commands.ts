@@ -1,0 +1,142 @@
+// `mcp-roots servers add|set|remove|list`.
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+import { UsageError } from '../exit-codes.js';
+import { formatServers } from '../format.js';
+import type { ServerInput } from '../registry-session.js';
+import { statusReport, toJson } from '../registry-view.js';
+import { findServerRef } from '../../host/registry-refs.js';
+import { checkedServer, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
+import { registryShortIds } from '../../host/short-ids.js';
+import { collect, GROUP, jsonOption } from './collect.js';
+
+const COMMAND_USAGE = '-- COMMAND [ARG...]';
+
+interface AddOptions extends TransportFlags {
+  disabled?: boolean;
+  sharing: boolean;
+  json?: boolean;
+}
+
+interface SetOptions extends Omit<TransportEditFlags, 'cwd' | 'noCwd'> {
+  name?: string;
+  cwd?: string | false;
+  json?: boolean;
+  [setting: string]: unknown;
+}
+
+export function addServerCommands(program: Command, context: CliContext): void {
+  const servers = program.command('servers').description('the MCP servers the registry knows').helpGroup(GROUP.servers);
+
+  const add = servers
+    .command('add')
+    .description('add a server; it sees no folder until you grant one')
+    .usage(`NAME [options] ${COMMAND_USAGE}\n       NAME --url URL [options]`)
+    .argument('<name>', 'the name to know it by')
+    .argument('[command...]', 'after --: the command that starts it, and its arguments');
+  commandOptions(add);
+  add
+    .option('--disabled', 'add it stopped')
+    .option('--no-sharing', 'do not offer it roots at all (no roots capability)')
+    .addOption(jsonOption())
+    .addHelpText('after', `\nExamples:\n  mcp-roots servers add fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'\n  mcp-roots servers add docs --url https://example.com/mcp --header "Authorization: Bearer TOKEN"\nIn --arg or --env values, \${roots} stands for the granted folders (\${roots:,} joins them).`)
+    .action((name: string, words: string[], options: AddOptions) =>
+      context.session(async (session) => {
+        const input = checkedServer(
+          { name: name.trim(), transport: transportFromFlags(options, words, context.pathContext), enabled: options.disabled !== true, sharing: options.sharing },
+          false,
+        );
+        const server = await session.addServer(input);
+        const short = registryShortIds(session.registry()).get(server.id);
+        if (options.json) return context.print(toJson(statusReport(session).servers.find((view) => view.id === server.id)));
+        context.print(`added server ${server.name} (${short}); it sees no folder until you grant one: mcp-roots grant ${server.name} ROOT`);
+      }),
+    );
+
+  const set = servers
+    .command('set')
+    .description('change a server: name, command, args, env, cwd, url, headers, on/off settings')
+    .usage(`SERVER [options] [${COMMAND_USAGE}]`)
+    .argument('<server>', 'id, short id or name')
+    .argument('[command...]', 'after --: a new command and its arguments (replaces both)')
+    .option('--name <name>', 'rename it');
+  for (const setting of ON_OFF_SETTINGS) set.addOption(new Option(`--${setting.name} <state>`, setting.description).choices(['on', 'off']));
+  commandOptions(set, 'replaces all arguments; give it once per argument');
+  set
+    .option('--unset-env <key>', 'remove an env variable (repeatable)', collect)
+    .option('--no-cwd', 'run it in the default folder again')
+    .option('--unset-header <key>', 'remove a header (repeatable)', collect)
+    .addOption(jsonOption())
+    .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
+    .action((ref: string, words: string[], options: SetOptions) => setServer(context, ref, words, options));
+
+  servers
+    .command('remove')
+    .description('remove servers (and their grants)')
+    .argument('<server...>', 'id, short id or name')
+    .action((refs: string[]) =>
+      context.session(async (session) => {
+        const registry = session.registry();
+        const short = registryShortIds(registry);
+        const targets = [...new Map(refs.map((ref) => findServerRef(registry, ref)).map((server) => [server.id, server])).values()];
+        for (const server of targets) {
+          await session.removeServer(server.id);
+          context.print(`removed server ${server.name} (${short.get(server.id)})`);
+        }
+      }),
+    );
+
+  servers
+    .command('list')
+    .description('every server with its command or URL, env or headers (secrets masked) and grants')
+    .addOption(jsonOption())
+    .action((options: { json?: boolean }) =>
+      context.session(async (session) => {
+        const report = statusReport(session);
+        context.print(options.json ? toJson(report.servers) : formatServers(report.servers, report.roots, true));
+      }),
+    );
+}
+
+/** The flags that describe how a server is started or reached, shared by add and set. */
+function commandOptions(command: Command, argHelp = 'an argument of the command (repeatable; may start with -)'): void {
+  command
+    .option('--command <command>', `the command that starts it (or give it after ${COMMAND_USAGE.split(' ')[0]})`)
+    .option('--arg <arg>', argHelp, collect)
+    .option('--env <key=value>', 'an environment variable (repeatable)', collect)
+    .option('--cwd <dir>', 'the folder it runs in')
+    .option('--url <url>', 'an MCP server reached over HTTP')
+    .addOption(new Option('--transport <kind>', 'for --url: streamable HTTP or the older SSE').choices(['http', 'sse']))
+    .option('--header <"key: value">', 'an HTTP header (repeatable)', collect);
+}
+
+async function setServer(context: CliContext, ref: string, words: string[], options: SetOptions): Promise<void> {
+  await context.session(async (session) => {
+    const server = findServerRef(session.registry(), ref);
+    const patch: Partial<ServerInput> = {};
+    const said: string[] = [];
+    for (const setting of ON_OFF_SETTINGS) {
+      const value = options[camel(setting.name)];
+      if (value !== 'on' && value !== 'off') continue;
+      const on = value === 'on';
+      Object.assign(patch, setting.patch(on));
+      said.push(setting.current(server) === on ? `${setting.name} was already ${value}` : `${setting.name} ${value}`);
+    }
+    if (options.name !== undefined && options.name.trim() !== server.name) {
+      patch.name = options.name.trim();
+      said.push(`renamed to ${patch.name}`);
+    }
+    const flags: TransportEditFlags = { ...options, cwd: typeof options.cwd === 'string' ? options.cwd : undefined, noCwd: options.cwd === false };
+    const edit = editTransport(server.transport, flags, words, context.pathContext);
+    if (edit) {
+      patch.transport = edit.transport;
+      said.push(...edit.changes.map((change) => (change.includes(' ') ? change : `${change} changed`)));
+    }
+    if (said.length === 0) throw new UsageError('Nothing to change: give at least one option.');
+    await session.updateServer(server.id, checkedServer(patch, true));
+    if (options.json) return context.print(toJson(statusReport(session).servers.find((view) => view.id === server.id)));
+    context.print(`${server.name}: ${said.join('; ')}`);
+  });
+}
+
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -1,0 +1,58 @@
+// The installed command, `node bin/mcp-roots.js`, in a child process: what a person or a script
+// sees on stdout and stderr, and the exit codes the README documents.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerReport } from '../../electron/cli/registry-view.js';
+import { ensureBuilt, repoRoot, runCli } from '../support/cli.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+
+const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+beforeAll(() => ensureBuilt(), 600_000);
+afterEach(removeTempDirs);
+
+describe('bin/mcp-roots.js', () => {
+  it('prints its version and its help, exit 0', async () => {
+    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = await runCli(['help', 'servers', 'set']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: mcp-roots servers set SERVER \[options\] \[-- COMMAND \[ARG\.\.\.\]\]/);
+    expect(help.stdout).toContain('--sharing <state>');
+    expect(await runCli(['servers', 'set', '--help'])).toEqual(help);
+  });
+
+  it('adds the README\'s servers: --arg values that start with -, and everything after --', async () => {
+    const configDir = tempDir('bin-config-');
+    const env = { ...process.env, MCP_ROOTS_CONFIG_DIR: configDir };
+    expect((await runCli(['servers', 'add', 'filesystem', '--command', 'npx', '--arg', '-y', '--arg', '@modelcontextprotocol/server-filesystem'], { env })).code).toBe(0);
+    expect((await runCli(['servers', 'add', 'fs', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '${roots}'], { env })).code).toBe(0);
+    const servers = JSON.parse((await runCli(['servers', 'list', '--json'], { env })).stdout) as ServerReport[];
+    expect(servers.map((server) => [server.name, server.transport])).toEqual([
+      ['filesystem', { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'], env: {} }],
+      ['fs', { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${roots}'], env: {} }],
+    ]);
+  });
+
+  it('exits 2 with one line and a pointer for a usage error, with a suggestion where one fits', async () => {
+    expect(await runCli(['sevrers', 'list'])).toEqual({ code: 2, stdout: '', stderr: "mcp-roots: unknown command 'sevrers' (did you mean servers?)\nRun 'mcp-roots --help' for usage.\n" });
+    expect(await runCli(['servers', 'add', 'x', '--arg'])).toEqual({ code: 2, stdout: '', stderr: "mcp-roots: option '--arg <arg>' argument missing\nRun 'mcp-roots servers add --help' for usage.\n" });
+  });
+
+  it('exits 1 when the work fails, saying what failed', async () => {
+    const configDir = tempDir('bin-config-');
+    expect(await runCli(['--config-dir', configDir, 'roots', 'add', path.join(configDir, 'missing')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `mcp-roots: not added: "${path.join(configDir, 'missing')}" does not exist.\n`,
+    });
+  });
+
+  it('resolves a relative path against the folder it is run in', async () => {
+    const configDir = tempDir('bin-config-');
+    const folder = tempDir('bin-folder-');
+    const result = await runCli(['--config-dir', configDir, 'roots', 'add', '.', '--json'], { cwd: folder });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { added: { path: string }[] }).added.map((root) => root.path)).toEqual([folder]);
+  });
+});

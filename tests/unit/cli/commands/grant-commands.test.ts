@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StatusReport } from '../../../../electron/cli/registry-view.js';
+import { runMain } from '../../../support/cli-in-process.js';
+import { removeTempDirs, tempDir } from '../../../support/temp-dirs.js';
+
+let configDir: string;
+let home: string;
+const cli = (...args: string[]) => runMain(['--config-dir', configDir, ...args], { cwd: home, home });
+const status = async () => JSON.parse((await cli('status', '--json')).stdout) as StatusReport;
+
+beforeEach(async () => {
+  configDir = tempDir('config-');
+  home = tempDir('home-');
+  for (const folder of ['a/src', 'b/src', 'docs']) fs.mkdirSync(path.join(home, folder), { recursive: true });
+  await cli('roots', 'add', '~/a/src', '~/b/src', '~/docs');
+  await cli('servers', 'add', 'fs', '--', 'node', 'server.js');
+});
+afterEach(removeTempDirs);
+
+describe('grant and revoke', () => {
+  it('say what changed and what already was so', async () => {
+    expect((await cli('grant', 'fs', 'a/src', 'docs')).stdout).toBe('granted a/src, docs to fs\n');
+    expect((await cli('grant', 'fs', 'docs', 'b/src')).stdout).toBe('granted b/src to fs\nfs already had docs\n');
+    expect((await cli('revoke', 'fs', 'docs')).stdout).toBe('revoked docs from fs\n');
+    const never = await cli('revoke', 'fs', 'docs');
+    expect(never).toMatchObject({ code: 0, stdout: 'fs was not granted docs: nothing to revoke there\n' });
+    const report = await status();
+    expect(report.servers[0]?.grantedRootIds).toEqual(report.roots.filter((root) => root.name === 'src').map((root) => root.id));
+  });
+
+  it('give a grant a mode, say when a mode changes, and keep a mode when none is named', async () => {
+    expect((await cli('grant', 'fs', 'docs', '--read-only')).stdout).toBe('granted docs to fs (read-only)\n');
+    expect((await cli('grant', 'fs', 'docs')).stdout).toBe('fs already had docs (read-only)\n');
+    expect((await cli('grant', 'fs', 'docs', 'a/src', '--read-write')).stdout).toBe('granted a/src to fs\nfs now has docs read-write (was read-only)\n');
+    expect((await cli('grant', 'fs', 'docs', '--read-only', '--read-write')).code).toBe(2);
+    const report = await status();
+    expect(report.servers[0]?.readOnlyRootIds).toEqual([]);
+    await cli('grant', 'fs', 'a/src', '--read-only');
+    expect((await cli('status')).stdout).toContain('granted: a/src (read-only), docs');
+  });
+
+  it('report the same in JSON', async () => {
+    await cli('grant', 'fs', 'docs');
+    const { roots } = await status();
+    const docs = roots.find((root) => root.name === 'docs')?.id;
+    const result = JSON.parse((await cli('revoke', 'fs', 'docs', 'a/src', '--json')).stdout) as Record<string, unknown>;
+    expect(result).toEqual({ server: expect.any(String), revoked: [docs], notGranted: [roots[0]?.id] });
+  });
+
+  it('refuse a name that fits several roots, listing them with short ids, and change nothing', async () => {
+    const result = await cli('grant', 'fs', 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^mcp-roots: "src" matches 2 roots; name one by its short id or path:\n {2}[0-9a-f]{6} {2}a\/src {2}\/.*\/a\/src\n {2}[0-9a-f]{6} {2}b\/src {2}\/.*\/b\/src\n$/);
+    expect((await status()).servers[0]?.grantedRootIds).toEqual([]);
+  });
+
+  it('say when a grant does not reach the server yet, and why', async () => {
+    await cli('servers', 'set', 'fs', '--sharing', 'off');
+    expect((await cli('grant', 'fs', 'docs')).stdout).toBe('granted docs to fs\nfs has sharing off: it sees them once sharing is on (mcp-roots servers set fs --sharing on)\n');
+    await cli('servers', 'set', 'fs', '--sharing', 'on');
+    fs.rmSync(path.join(home, 'a/src'), { recursive: true });
+    expect((await cli('grant', 'fs', 'a/src')).stdout).toBe('granted a/src to fs\nnot reachable now, so hidden from fs until they are: src (missing)\n');
+  });
+});
+
+describe('status', () => {
+  it('shows short ids, labels that tell folders apart, and why a granted folder is hidden', async () => {
+    await cli('grant', 'fs', 'a/src', 'b/src');
+    fs.rmSync(path.join(home, 'b/src'), { recursive: true });
+    const text = (await cli('status')).stdout;
+    expect(text).toMatch(/^Registry: .*config\.json$/m);
+    expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}a\/src {2}ok {7}\/.*\/a\/src$/m);
+    expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}b\/src {2}missing {2}\/.*\/b\/src {2}\(.+\)$/m);
+    expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}fs {2}enabled, sharing, sandbox on, network on$/m);
+    expect(text).toContain('granted: a/src, b/src (hidden: missing)');
+  });
+});
