@@ -1,7 +1,6 @@
-// Where Electron's binary is, or why it is not there. `npm install` does not download it (package.json
-// denies the electron package its install script); `npm start` fetches it the first time
-// (electron-fetch.js). Until then `require('electron')` throws "Electron failed to install
-// correctly…" (no path.txt), or names a file that does not exist.
+// Where Electron's binary is, or why it is not there. Read from the electron package's path.txt
+// and dist/, never through `require('electron')`: since Electron 45 that starts a download, with
+// no time limit, when the binary is missing. `npm start` fetches it instead (electron-fetch.js).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -12,21 +11,25 @@ const require = createRequire(import.meta.url);
  * @param {string} [electronDir] the electron package's folder; default the one this project resolves
  * @returns {{ found: true, path: string } | { found: false, reason: string }}
  */
-export function findElectronBinary(electronDir) {
-  let binary;
-  try {
-    binary = electronDir ? createRequire(path.join(electronDir, 'package.json'))('./index.js') : require('electron');
-  } catch (error) {
-    if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return { found: false, reason: 'ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is never fetched' };
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    // Without path.txt the package says "failed to install correctly": here that only means not fetched yet.
-    const notFetched = /failed to install correctly/.test(detail);
-    return { found: false, reason: notFetched ? 'it has not been fetched yet' : `the electron package says: "${detail}"` };
+export function findElectronBinary(electronDir = path.dirname(require.resolve('electron/package.json'))) {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && !installed(electronDir)) {
+    return { found: false, reason: 'ELECTRON_SKIP_BINARY_DOWNLOAD is set, so it is never fetched' };
   }
-  if (typeof binary !== 'string' || !fs.existsSync(binary)) {
-    return { found: false, reason: `the electron package points at ${String(binary)}, which does not exist` };
-  }
+  const pathFile = path.join(electronDir, 'path.txt');
+  if (!fs.existsSync(pathFile)) return { found: false, reason: 'it has not been fetched yet' };
+  const binary = binaryPath(electronDir, fs.readFileSync(pathFile, 'utf8').trim());
+  if (!fs.existsSync(binary)) return { found: false, reason: `path.txt names ${binary}, which does not exist` };
   return { found: true, path: binary };
+}
+
+/** Where the electron package's own index.js would look. */
+function binaryPath(electronDir, executable) {
+  return path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(electronDir, 'dist'), executable);
+}
+
+function installed(electronDir) {
+  const pathFile = path.join(electronDir, 'path.txt');
+  return fs.existsSync(pathFile) && fs.existsSync(binaryPath(electronDir, fs.readFileSync(pathFile, 'utf8').trim()));
 }
 
 export const FETCH_HINT =

@@ -1,4 +1,4 @@
-export const DEFAULT_TIMEOUTS: { lookup: number; connect: number; secureConnect: number; response: number; socket: number };
+export const DEFAULT_TIMEOUTS: { firstByte: number; stall: number };
 export function electronPackageDir(): string;
 export function fetchElectronBinary(options?: {
   electronDir?: string;

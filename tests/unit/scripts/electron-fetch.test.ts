@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +13,6 @@ import { electronPackageDir, fetchElectronBinary } from '../../../scripts/electr
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 import { zipFile } from '../../support/zip-file.js';
 
-const require = createRequire(import.meta.url);
 const realElectron = electronPackageDir();
 const { version } = JSON.parse(fs.readFileSync(path.join(realElectron, 'package.json'), 'utf8')) as { version: string };
 const binaryName = process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : process.platform === 'win32' ? 'electron.exe' : 'electron';
@@ -35,12 +33,20 @@ function fakeElectronPackage(zip: Buffer): string {
   fs.mkdirSync(dir, { recursive: true });
   for (const file of ['package.json', 'install.js', 'index.js']) fs.copyFileSync(path.join(realElectron, file), path.join(dir, file));
   fs.writeFileSync(path.join(dir, 'checksums.json'), JSON.stringify({ [zipName]: createHash('sha256').update(zip).digest('hex') }));
-  for (const dependency of ['@electron/get', 'extract-zip']) {
-    const target = path.dirname(require.resolve(`${dependency}/package.json`, { paths: [realElectron] }));
+  for (const dependency of Object.keys((JSON.parse(fs.readFileSync(path.join(realElectron, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)) {
     fs.mkdirSync(path.dirname(path.join(modules, dependency)), { recursive: true });
-    fs.symlinkSync(target, path.join(modules, dependency), 'dir');
+    fs.symlinkSync(packageFolder(dependency, realElectron), path.join(modules, dependency), 'dir');
   }
   return dir;
+}
+
+/** Where Node would find `name` from `from`: the nearest node_modules/<name> upwards. */
+function packageFolder(name: string, from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`${name} is not installed`);
+  }
 }
 
 async function mirror(handler: http.RequestListener): Promise<void> {
@@ -90,10 +96,19 @@ describe("fetching Electron's binary on first start", () => {
 
   it('gives up on a host that never answers, with the phase and URL, and installs nothing', async () => {
     await mirror(() => {});
-    const fetching = fetchElectronBinary({ electronDir, timeouts: { response: 300 } });
-    await expect(fetching).rejects.toThrow(new RegExp(`could not download Electron ${version}: Timeout awaiting 'response' for 300ms \\(http://127\\.0\\.0\\.1:\\d+/v${version}/${zipName}\\)`));
+    const fetching = fetchElectronBinary({ electronDir, timeouts: { firstByte: 300 } });
+    await expect(fetching).rejects.toThrow(new RegExp(`could not download Electron ${version}: no answer within 0\\.3 s \\(http://127\\.0\\.0\\.1:\\d+/v${version}/${zipName}\\)`));
     expect(findElectronBinary(electronDir).found).toBe(false);
     expect(fs.existsSync(path.join(electronDir, 'dist'))).toBe(false);
+  });
+
+  it('gives up on a download that stops sending, and installs nothing', async () => {
+    await mirror((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/zip', 'content-length': goodZip.length });
+      response.write(goodZip.subarray(0, 10));
+    });
+    await expect(fetchElectronBinary({ electronDir, timeouts: { stall: 300 } })).rejects.toThrow(/could not download Electron .*: the download stalled: no data within 0\.3 s \(http:/);
+    expect(findElectronBinary(electronDir).found).toBe(false);
   });
 
   it('says so when the mirror does not have the file', async () => {
