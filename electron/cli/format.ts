@@ -21,7 +21,7 @@ export function formatServers(servers: readonly ServerReport[], roots: readonly 
   return servers
     .map((server) => {
       const lines = [`${server.shortId}  ${server.name.padEnd(width)}  ${flags(server)}`, `${indent}${commandLine(server)}`];
-      if (details) lines.push(...pairsLines(server, indent));
+      if (details) lines.push(...pairsLines(server, indent), `${indent}${settings(server)}`);
       lines.push(`${indent}granted: ${granted(server, roots)}`);
       return lines.join('\n');
     })
@@ -42,14 +42,14 @@ export function formatStatus(report: StatusReport): string {
   ].join('\n');
 }
 
-/** The server's settings, as stored. */
 function flags(server: ServerReport): string {
-  return [
-    server.enabled ? 'enabled' : 'disabled',
-    server.sharing ? 'sharing' : 'not sharing',
-    server.sandbox ? 'sandbox on' : 'sandbox off',
-    server.network ? 'network on' : 'network off',
-  ].join(', ');
+  return [server.enabled ? 'enabled' : 'disabled', server.sharing ? 'sharing' : 'not sharing'].join(', ');
+}
+
+/** Stored settings, named as settings: whether the OS enforces the sandbox is the app's to say, not the CLI's. */
+function settings(server: ServerReport): string {
+  const onOff = (on: boolean) => (on ? 'on' : 'off');
+  return `settings: sandbox ${onOff(server.sandbox)}, network ${onOff(server.network)}, ask for folders ${onOff(server.askForFolders)}`;
 }
 
 function commandLine(server: ServerReport): string {

@@ -20,8 +20,8 @@ export interface OnOffSetting {
 export const ON_OFF_SETTINGS: readonly OnOffSetting[] = [
   { name: 'enabled', description: 'start the server (on) or keep it stopped (off)', patch: (on) => ({ enabled: on }), current: (s) => s.enabled },
   { name: 'sharing', description: 'offer it roots (on) or not even the capability (off)', patch: (on) => ({ sharing: on }), current: (s) => s.sharing },
-  { name: 'sandbox', description: 'confine it to its folders where the OS allows (on) or not (off)', patch: (on) => ({ sandbox: on }), current: (s) => s.sandbox !== false },
-  { name: 'network', description: 'let it reach the network from inside the sandbox (on) or not (off)', patch: (on) => ({ network: on }), current: (s) => s.network !== false },
+  { name: 'sandbox', description: 'run it confined by the OS sandbox, where the app applies one (on) or not (off)', patch: (on) => ({ sandbox: on }), current: (s) => s.sandbox !== false },
+  { name: 'network', description: 'network access from inside that sandbox (on) or none (off)', patch: (on) => ({ network: on }), current: (s) => s.network !== false },
   { name: 'ask-for-folders', description: 'ask you when it wants folders and has none (on) or not (off)', patch: (on) => ({ askForFolders: on }), current: (s) => s.askForFolders !== false },
 ];
 

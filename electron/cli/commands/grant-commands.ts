@@ -16,7 +16,7 @@ export function addGrantCommands(program: Command, context: CliContext): void {
     .description('let a server see roots')
     .argument('<server>', 'id, short id or name')
     .argument('<root...>', 'id, short id, name or path')
-    .addOption(new Option('--read-only', 'it may read but not change them (enforced where its sandbox is)').conflicts('readWrite'))
+    .addOption(new Option('--read-only', 'a read-only grant (binding only where the OS sandbox runs the server)').conflicts('readWrite'))
     .option('--read-write', 'it may also change them (the default for a new grant)')
     .addOption(jsonOption())
     .helpGroup(GROUP.folders)

@@ -66,7 +66,7 @@ describe('servers set', () => {
     expect(await server('fs')).toMatchObject({ sandbox: true, network: true, askForFolders: true });
     expect((await cli('servers', 'set', 'fs', '--sandbox', 'off', '--network', 'off', '--ask-for-folders', 'off')).stdout).toBe('fs: sandbox off; network off; ask-for-folders off\n');
     expect(await server('fs')).toMatchObject({ enabled: true, sharing: true, sandbox: false, network: false, askForFolders: false });
-    expect((await cli('servers', 'list')).stdout).toMatch(/^[0-9a-f]{6} {2}fs {2}enabled, sharing, sandbox off, network off$/m);
+    expect((await cli('servers', 'list')).stdout).toContain('settings: sandbox off, network off, ask for folders off');
   });
 
   it('changes command, args, env, cwd and name, keeping what is not named', async () => {
