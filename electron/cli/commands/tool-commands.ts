@@ -1,6 +1,6 @@
 // Commands that run their own host or none: serve, proxy, import, use-with. Each loads its module
 // only when asked for, so `mcp-roots status` does not pay for a web server or an MCP client.
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { HOST_KINDS } from '../../../shared/import-types.js';
 import type { CliContext } from '../cli-context.js';
 import { collect, GROUP, jsonOption } from './collect.js';
@@ -50,7 +50,7 @@ export function addToolCommands(program: Command, context: CliContext): void {
   program
     .command('use-with')
     .description('make a host run servers through the proxy (keeps a backup)')
-    .argument('<kind>', `the host: ${HOST_KINDS.join(', ')}`)
+    .addArgument(new Argument('<kind>', 'the host').choices(HOST_KINDS))
     .argument('<server...>', 'id, short id or name')
     .option('--file <path>', 'the host\'s config file (default: its user config)')
     .option('--workspace <dir>', 'write that project\'s workspace config instead')

@@ -33,6 +33,8 @@ describe('the completion model', () => {
     expect(argumentAt(at('roots', 'add'), 0)).toEqual({ kind: 'dir' });
     expect(argumentAt(at('servers', 'add'), 1)).toEqual({ kind: 'command' });
     expect(argumentAt(at('completion'), 0)).toEqual({ kind: 'choices', choices: ['bash', 'zsh', 'fish'] });
+    expect(argumentAt(at('use-with'), 0)).toEqual({ kind: 'choices', choices: ['claude-desktop', 'vscode', 'cursor', 'claude-code'] });
+    expect(argumentAt(at('use-with'), 1)).toEqual({ kind: 'servers' });
     expect(at('servers', 'add').options.find((option) => option.names.includes('--cwd'))?.value).toEqual({ kind: 'dir' });
     expect(at('import').options.find((option) => option.names.includes('--from'))?.value).toEqual({ kind: 'choices', choices: ['claude-desktop', 'vscode', 'cursor', 'claude-code'] });
   });
