@@ -1,5 +1,5 @@
 // Plain-text tables for people; `--json` prints the same reports for scripts.
-import type { RootReport, ServerReport, StatusReport } from './registry-view.js';
+import type { ProxyReport, RootReport, ServerReport, StatusReport } from './registry-view.js';
 
 export function formatRoots(roots: readonly RootReport[]): string {
   if (roots.length === 0) return 'No roots yet. Add one: mcp-roots roots add PATH';
@@ -39,7 +39,24 @@ export function formatStatus(report: StatusReport): string {
     '',
     'Servers',
     indentBlock(formatServers(report.servers, report.roots)),
+    ...(report.proxies.length > 0 ? ['', 'Running behind mcp-roots proxy', indentBlock(report.proxies.map(formatProxy).join('\n'))] : []),
   ].join('\n');
+}
+
+/** One proxied session: which host runs it, its state, and how it is confined. */
+function formatProxy(proxy: ProxyReport): string {
+  const host = proxy.host ? ` for ${proxy.host.name} ${proxy.host.version}` : '';
+  return `${proxy.serverName}${host} (pid ${proxy.proxyPid})  ${proxy.state}, ${confinementText(proxy.confinement)}`;
+}
+
+function confinementText(confinement: ProxyReport['confinement']): string {
+  if (!confinement) return 'confinement not known yet';
+  if (confinement.state === 'enforced') {
+    const verified = confinement.selfCheck?.verified ? `, verified ${confinement.selfCheck.at}` : ', not verified yet';
+    return `sandbox enforced (${confinement.kind ?? 'os'}${confinement.network === false ? ', no network' : ''}${verified})`;
+  }
+  if (confinement.state === 'advisory') return `advisory: roots only${confinement.reason ? ` (${confinement.reason})` : ''}`;
+  return 'sandbox off';
 }
 
 function flags(server: ServerReport): string {

@@ -2,6 +2,7 @@
 // lock the app uses), and views in which each root is probed once, when first asked. The CLI runs
 // no servers, so their connection state is not something it can know or show.
 import type { GrantMode, Notice, Registry, RootAccess, RootId, RootView, ServerId, ServerRecord } from '../../shared/domain.js';
+import type { ProxyStatus } from '../host/proxy-status.js';
 import type { AddedRoots } from '../host/registry-commands.js';
 import type { GrantChange, ServerInput } from '../host/registry-edits.js';
 
@@ -16,6 +17,8 @@ export interface RegistrySession {
   rootViews(): RootView[];
   /** Granted AND accessible AND sharing AND enabled: what each server is told. */
   effectiveRootIds(serverId: ServerId): RootId[];
+  /** The `mcp-roots proxy` sessions running now (hosts started them), from their status files. */
+  proxies(): Promise<ProxyStatus[]>;
   /** What opening the registry found worth saying (a migration, a recovered file). */
   notices(): Pick<Notice, 'level' | 'code' | 'message'>[];
   addRoots(paths: string[]): Promise<AddedRoots>;
@@ -30,12 +33,13 @@ export interface RegistrySession {
 /** Opens the registry in `configDir`, runs `use`, and closes it (every edit on disk) whatever happens. */
 export async function withRegistrySession<T>(configDir: string, use: (session: RegistrySession) => Promise<T>): Promise<T> {
   // Loaded on first use: help, --version, completion and usage errors never pay for the registry.
-  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }] = await Promise.all([
+  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }] = await Promise.all([
     import('../host/registry-commands.js'),
     import('../host/access-probe.js'),
     import('../host/exposure.js'),
     import('../host/file-uri.js'),
     import('../host/host-state.js'),
+    import('../host/proxy-status.js'),
   ]);
   const editor = await RegistryEditor.open(configDir);
   // One probe per folder per command: a command is over before a folder's state is worth a second look.
@@ -55,6 +59,7 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
     registry: () => editor.registry,
     rootViews: () => rootViewsOnce(editor.registry, pathToRootUri, accessOf),
     effectiveRootIds: (serverId) => [...(computeExposure(editor.registry, accessOf).get(serverId)?.rootIds ?? [])],
+    proxies: () => listLiveProxies(configDir),
     notices: () => editor.notices.map(({ level, code, message }) => ({ level, code, message })),
     addRoots: (paths) => editor.addRoots(paths),
     removeRoots: (rootIds) => editor.removeRoots(rootIds),

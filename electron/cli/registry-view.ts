@@ -3,6 +3,8 @@
 // time as ISO 8601 (the UI's state keeps epoch milliseconds; the CLI's JSON never mixes the two).
 // Connection states are left out: the CLI connects to no server, so it cannot know them.
 import type { AccessState, Notice, PathMapping, RootAccess, TransportConfig } from '../../shared/domain.js';
+import type { ServerConfinement } from '../../shared/sandbox.js';
+import type { ProxyStatus } from '../host/proxy-status.js';
 import type { RegistrySession } from './registry-session.js';
 import { rootLabels } from '../host/root-labels.js';
 import { displayTransport } from './secret-values.js';
@@ -42,14 +44,37 @@ export interface ServerReport {
   effectiveRootIds: string[];
 }
 
+/**
+ * A server running behind `mcp-roots proxy` in a process a host started: the one kind of running
+ * server the CLI can see (the desktop app's own connections live in the app).
+ */
+export interface ProxyReport {
+  serverId: string;
+  serverName: string;
+  proxyPid: number;
+  host?: { name: string; version: string };
+  state: ProxyStatus['state'];
+  rootsPolicy: ProxyStatus['rootsPolicy'];
+  /** How the server runs: enforced (verified), advisory (why), or off. */
+  confinement?: Omit<ServerConfinement, 'selfCheck'> & { selfCheck?: { verified: boolean; at: string; detail: string } };
+  startedAt: string;
+  updatedAt: string;
+  lastRootsRequest?: { at: string; uris: string[] };
+  rootsRequestCount: number;
+  listChangedCount: number;
+  restartCount: number;
+  error?: string;
+}
+
 export interface StatusReport {
   configPath: string;
   roots: RootReport[];
   servers: ServerReport[];
+  proxies: ProxyReport[];
   notices: { level: Notice['level']; code: string; message: string }[];
 }
 
-export function statusReport(session: RegistrySession): StatusReport {
+export function statusReport(session: RegistrySession, proxies: readonly ProxyStatus[] = []): StatusReport {
   const registry = session.registry();
   const short = registryShortIds(registry);
   const labels = rootLabels(registry.roots);
@@ -86,7 +111,27 @@ export function statusReport(session: RegistrySession): StatusReport {
     }),
   );
   const notices = session.notices();
-  return { configPath: session.configPath, roots, servers, notices };
+  return { configPath: session.configPath, roots, servers, proxies: proxies.map(proxyReport), notices };
+}
+
+function proxyReport(status: ProxyStatus): ProxyReport {
+  const { selfCheck, ...confinement } = status.confinement ?? { state: 'off' as const };
+  return {
+    serverId: status.serverId,
+    serverName: status.serverName,
+    proxyPid: status.proxyPid,
+    ...(status.host ? { host: { name: status.host.name, version: status.host.version } } : {}),
+    state: status.state,
+    rootsPolicy: status.rootsPolicy,
+    ...(status.confinement ? { confinement: { ...confinement, ...(selfCheck ? { selfCheck: { ...selfCheck, at: iso(selfCheck.at) } } : {}) } } : {}),
+    startedAt: iso(status.startedAt),
+    updatedAt: iso(status.updatedAt),
+    ...(status.lastRootsRequest ? { lastRootsRequest: { at: iso(status.lastRootsRequest.at), uris: status.lastRootsRequest.uris } } : {}),
+    rootsRequestCount: status.rootsRequestCount,
+    listChangedCount: status.listChangedCount,
+    restartCount: status.restartCount,
+    ...(status.error ? { error: status.error } : {}),
+  };
 }
 
 function accessReport(access: RootAccess): RootReport['access'] {

@@ -14,6 +14,7 @@ import type { StatusReport } from '../../electron/cli/registry-view.js';
 import { startChild, stopChildren } from '../support/child-process.js';
 import { CLI_BIN, ensureBuilt, repoRoot } from '../support/cli.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { waitFor } from '../support/wait-for.js';
 
 interface ReadmeLine {
   block: number;
@@ -107,6 +108,14 @@ describe('the README', () => {
         proxy.child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'readme-test', version: '1' } } })}\n`);
         const [answer] = await proxy.waitForOutput(/\{.*"id":1.*\}/, 60_000);
         expect(JSON.parse(answer).result.serverInfo.name, command).toBe('secure-filesystem-server');
+        // While it runs, `status` shows the session and how its server is confined, times in ISO 8601.
+        const session = await waitFor(async () => {
+          const report = JSON.parse((await shell('mcp-roots status --json')).stdout) as StatusReport;
+          return report.proxies.find((entry) => entry.serverName === 'filesystem' && entry.confinement);
+        }, { timeoutMs: 60_000, what: 'the proxied session in mcp-roots status --json' });
+        expect(session.confinement?.state).toMatch(/^(enforced|advisory)$/);
+        expect(session.startedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+        expect((await shell('mcp-roots status')).stdout).toMatch(/^Running behind mcp-roots proxy\n {2}filesystem for readme-test 1 \(pid \d+\) {2}\w+, /m);
         proxy.child.stdin?.end();
         expect(await proxy.exited, `${command}: ${proxy.stderr()}`).toBe(0);
         continue;

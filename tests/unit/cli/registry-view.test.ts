@@ -17,7 +17,7 @@ function numbers(value: unknown, at = '$'): [string, number][] {
 }
 
 describe('status report', () => {
-  it('holds no epoch milliseconds: access checks and notices are ISO like addedAt', async () => {
+  it('holds no numbers at all for roots and servers: access checks are ISO like addedAt', async () => {
     const configDir = tempDir('view-config-');
     const folder = tempDir('view-root-');
     const report = await withRegistrySession(configDir, async (session) => {
@@ -31,5 +31,39 @@ describe('status report', () => {
     expect(report.roots[0]?.addedAt).toMatch(ISO);
     expect(report.servers[0]).toMatchObject({ name: 'fs', transport: { env: { TOKEN: '••••••' } }, effectiveRootIds: [report.roots[0]?.id] });
     expect(report.servers[0]).not.toHaveProperty('status');
+  });
+
+  it('reports a proxied session with every time in ISO 8601', async () => {
+    const configDir = tempDir('view-config-');
+    const at = Date.UTC(2026, 10, 22, 12, 0, 0);
+    const report = await withRegistrySession(configDir, async (session) =>
+      statusReport(session, [
+        {
+          proxyPid: 4242,
+          serverId: 's1',
+          serverName: 'filesystem',
+          startedAt: at,
+          updatedAt: at + 1000,
+          state: 'connected',
+          rootsPolicy: 'registry',
+          host: { name: 'claude-ai', version: '0.14' },
+          hostOffersRoots: false,
+          lastRootsRequest: { at: at + 500, uris: ['file:///a'] },
+          rootsRequestCount: 1,
+          listChangedCount: 0,
+          restartCount: 0,
+          confinement: { state: 'enforced', kind: 'bwrap', network: true, selfCheck: { verified: true, at: at + 700, detail: 'mounts checked' } },
+          messagesFromHost: 3,
+          messagesFromServer: 3,
+        },
+      ]),
+    );
+    expect(numbers(report.proxies).map(([where]) => where)).toEqual(['$[0].proxyPid', '$[0].rootsRequestCount', '$[0].listChangedCount', '$[0].restartCount']);
+    expect(report.proxies[0]).toMatchObject({
+      startedAt: '2026-11-22T12:00:00.000Z',
+      updatedAt: '2026-11-22T12:00:01.000Z',
+      lastRootsRequest: { at: '2026-11-22T12:00:00.500Z' },
+      confinement: { state: 'enforced', selfCheck: { at: '2026-11-22T12:00:00.700Z', verified: true } },
+    });
   });
 });
