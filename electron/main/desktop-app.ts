@@ -72,7 +72,7 @@ async function onReady(shellPath: ReturnType<typeof resolveShellPath>): Promise<
   const isTrustedSender = createTrustedSenderCheck(() => mainWindow, location.isAppUrl);
   const current = host;
   registerContractHandlers(ipcMain, host, isTrustedSender, confirmRiskyCalls(() => current.registrySnapshot, () => mainWindow));
-  registerDesktopHandlers(ipcMain, { host, getWindow: () => mainWindow }, isTrustedSender);
+  registerDesktopHandlers(ipcMain, { getWindow: () => mainWindow }, isTrustedSender);
   forwardHostEvents(host, () => mainWindow?.webContents, location.isAppUrl);
 
   setupTrayIfPossible(host);

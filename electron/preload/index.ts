@@ -14,8 +14,6 @@ import { eventChannel, type DesktopChannel } from './ipc-channel-names.js';
 export interface DesktopApi {
   /** The native folder picker; resolves to [] when the user cancels. */
   pickFolders(options?: { title?: string }): Promise<string[]>;
-  /** Opens a registered root in the file manager (by id: the page cannot name arbitrary paths). */
-  openRoot(rootId: string): Promise<Result<null>>;
   /** Paths of dropped File objects; files not backed by disk are left out. Pass an array, not a FileList. */
   pathsForFiles(files: readonly File[]): string[];
 }
@@ -47,7 +45,6 @@ const desktop: DesktopApi = {
     if (!result.ok) throw new Error(result.error.message);
     return result.value;
   },
-  openRoot: (rootId) => desktopCall('shell.openRoot', { rootId }) as Promise<Result<null>>,
   pathsForFiles(files) {
     const paths: string[] = [];
     for (const file of Array.from(files)) {

@@ -3,8 +3,12 @@
 // zod and electron so the sandboxed preload bundles it at no cost.
 import type { EventName } from '../../shared/contract.js';
 
-/** Desktop-only invoke channels; their zod schemas live in electron/main/desktop-channels.ts. */
-export const desktopChannelNames = ['dialog.pickFolders', 'shell.openRoot'] as const;
+/**
+ * Desktop-only invoke channels; their zod schemas live in electron/main/desktop-channels.ts.
+ * With the shared contract's channels this is the whole IPC surface (tests/unit/electron/
+ * ipc-handlers.test.ts proves it): a channel the renderer never calls is a privilege to remove.
+ */
+export const desktopChannelNames = ['dialog.pickFolders'] as const;
 export type DesktopChannel = (typeof desktopChannelNames)[number];
 
 /** The IPC channel a host event travels on (a prefix keeps it apart from invoke channels). */

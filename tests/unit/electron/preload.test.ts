@@ -1,4 +1,6 @@
 // The preload as the page sees it: what contextBridge.exposeInMainWorld received.
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
@@ -35,7 +37,6 @@ describe('window.rootsManager', () => {
       ...channels,
       ...eventNames.map((name) => `on.${name}`),
       'desktop.pickFolders',
-      'desktop.openRoot',
       'desktop.pathsForFiles',
     ];
     expect(functionPaths(api).sort()).toEqual(expected.sort());
@@ -106,9 +107,14 @@ describe('desktop extras', () => {
     await expect(api.desktop.pickFolders()).rejects.toThrow('no display');
   });
 
-  it('openRoot sends a root id, never a path', async () => {
-    await api.desktop.openRoot('root-1');
-    expect(electronMock.ipcRenderer.invoke).toHaveBeenLastCalledWith('shell.openRoot', { rootId: 'root-1' });
+  it('every desktop extra has a caller in the renderer (an unused privileged channel is removed, not kept)', () => {
+    const rendererDir = path.resolve(import.meta.dirname, '../../../renderer/src');
+    const text = fs
+      .readdirSync(rendererDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file))
+      .map((file) => fs.readFileSync(path.join(rendererDir, file), 'utf8'))
+      .join('\n');
+    for (const name of Object.keys(api.desktop)) expect(text, `renderer calls desktop.${name}`).toMatch(new RegExp(`desktop\\.${name}\\b`));
   });
 
   it('pathsForFiles resolves dropped files through webUtils and skips what has no path', () => {
