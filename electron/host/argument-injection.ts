@@ -6,6 +6,7 @@
 // When the grants change, the server is restarted with the new values.
 import path from 'node:path';
 import type { TransportConfig } from '../../shared/domain.js';
+import { CodedError } from '../../shared/result.js';
 
 const WHOLE_ARG = '${roots}';
 const PLACEHOLDER = /\$\{roots(?::([^}]*))?\}/g;
@@ -16,10 +17,31 @@ export function usesRootPlaceholders(transport: TransportConfig): boolean {
   return transport.args.some(has) || Object.values(transport.env).some(has);
 }
 
+/**
+ * Folders joined into one value must split back into the same folders: a folder whose name holds
+ * the separator (`Smith, John` with `${roots:,}`) would reach the server as two. There is no escape
+ * every server would undo, so such a join is refused, naming the folder and the separator.
+ */
+export function joinFolders(folders: readonly string[], separator: string): string {
+  if (separator === '') {
+    throw new CodedError('invalid-input', '${roots:} has an empty separator: the folders could not be told apart.');
+  }
+  const clash = folders.find((folder) => folder.includes(separator));
+  if (clash !== undefined) {
+    throw new CodedError(
+      'invalid-input',
+      `The folder "${clash}" contains the separator "${separator}" that joins the folders: the server would read it as ` +
+        'two folders, so it was not started. Use ${roots} as a whole argument (one argument per folder) or another separator.',
+    );
+  }
+  return folders.join(separator);
+}
+
+/** Throws a CodedError ('invalid-input') when a joined placeholder cannot carry one of the folders. */
 export function injectRoots(transport: TransportConfig, folders: readonly string[]): TransportConfig {
   if (transport.type !== 'stdio') return transport;
   const join = (value: string) =>
-    value.replace(PLACEHOLDER, (_match, separator: string | undefined) => folders.join(separator ?? path.delimiter));
+    value.replace(PLACEHOLDER, (_match, separator: string | undefined) => joinFolders(folders, separator ?? path.delimiter));
   return {
     ...transport,
     args: transport.args.flatMap((arg) => (arg === WHOLE_ARG ? [...folders] : [join(arg)])),

@@ -19,19 +19,24 @@ const pathsOf = (flavor: PathFlavor) => (flavor === 'windows' ? path.win32 : pat
 export function parseRootInput(input: string, flavor: PathFlavor = HOST_FLAVOR): string {
   const paths = pathsOf(flavor);
   if (input.includes('\0')) throw new CodedError('nul-byte', 'The path contains a NUL byte.');
-  const trimmed = input.trim();
-  if (trimmed.length === 0) throw new CodedError('invalid-input', 'The path is empty.');
-  if (trimmed.length > MAX_PATH_LENGTH) {
+  // Never trimmed: `proj ` and `proj` are different folders (the second may be a symlink to /etc).
+  // A path is taken exactly as typed; only one made of nothing but blanks is refused as empty.
+  if (input.trim().length === 0) throw new CodedError('invalid-input', 'The path is empty.');
+  if (input.length > MAX_PATH_LENGTH) {
     throw new CodedError('too-long', `The path is longer than ${MAX_PATH_LENGTH} characters.`);
   }
-  let candidate = trimmed;
-  const scheme = SCHEME.exec(trimmed)?.[1];
+  let candidate = input;
+  const scheme = SCHEME.exec(input)?.[1];
   if (scheme !== undefined) {
     if (scheme.toLowerCase() !== 'file') {
       throw new CodedError('bad-scheme', `Only file:// URIs can be roots, not ${scheme}:.`);
     }
+    // The URL parser would drop surrounding blanks without a word; in a URI a space is %20.
+    if (/^\s|\s$/.test(input)) {
+      throw new CodedError('bad-uri', `"${input}" begins or ends with a blank; a blank in a folder name is written %20 in a URI.`);
+    }
     try {
-      candidate = fileURLToPath(new URL(trimmed), { windows: flavor === 'windows' });
+      candidate = fileURLToPath(new URL(input), { windows: flavor === 'windows' });
     } catch (error) {
       throw new CodedError('bad-uri', `Not a usable file URI: ${(error as Error).message}`);
     }
@@ -40,9 +45,16 @@ export function parseRootInput(input: string, flavor: PathFlavor = HOST_FLAVOR):
   // On Windows `\\foo` is relative to the current drive: only a drive or a UNC share is absolute.
   const absolute = flavor === 'windows' ? /^([a-zA-Z]:[\\/]|[\\/]{2}[^\\/])/.test(candidate) : paths.isAbsolute(candidate);
   if (!absolute) {
-    throw new CodedError('not-absolute', `"${trimmed}" is not an absolute path.`);
+    throw new CodedError('not-absolute', `"${input}" is not an absolute path.`);
   }
   const normalized = paths.normalize(candidate);
+  // Windows drops trailing blanks and dots from a name when it opens it: `C:\\proj ` would be `C:\\proj`.
+  if (flavor === 'windows') {
+    const changed = normalized.split(/[\\/]/).find((segment) => /[ .]$/.test(segment) && segment !== '.' && segment !== '..');
+    if (changed !== undefined) {
+      throw new CodedError('invalid-input', `"${changed}" ends with a blank or a dot, which Windows drops: it would open another folder.`);
+    }
+  }
   // A trailing separator is kept only where it is the root itself (`/`, `C:\\`, `\\\\server\\share\\`).
   const root = paths.parse(normalized).root;
   // A backslash is a separator only on Windows; on POSIX it is part of a name.
@@ -65,7 +77,7 @@ export async function canonicalizeRoot(input: string): Promise<CanonicalRoot> {
   try {
     canonicalPath = await fs.realpath(picked);
   } catch (error) {
-    throw fsError(error, picked);
+    throw await withBlankHint(fsError(error, picked), picked);
   }
   let stat;
   try {
@@ -75,6 +87,19 @@ export async function canonicalizeRoot(input: string): Promise<CanonicalRoot> {
   }
   if (!stat.isDirectory()) throw new CodedError('not-directory', `"${picked}" is not a folder.`);
   return { path: picked, canonicalPath };
+}
+
+/** A missing name with blanks at its ends: say so, and name the sibling we did NOT take instead. */
+async function withBlankHint(error: CodedError, picked: string): Promise<CodedError> {
+  const name = path.basename(picked);
+  if (error.code !== 'missing' || name === name.trim()) return error;
+  const sibling = path.join(path.dirname(picked), name.trim());
+  const exists = await fs.stat(sibling).then(
+    () => true,
+    () => false,
+  );
+  const also = exists ? ` "${sibling}" exists but was not added: a path is taken exactly as typed.` : '';
+  return new CodedError('missing', `${error.message} Its name "${name}" begins or ends with a blank.${also}`);
 }
 
 export function fsError(error: unknown, where: string): CodedError {

@@ -236,7 +236,14 @@ export class ServerConnection {
         this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
         return;
       }
-      transportConfig = injectRoots(transportConfig, folders);
+      try {
+        transportConfig = injectRoots(transportConfig, folders);
+      } catch (error) {
+        // A folder that cannot be carried (it holds the join separator): retrying cannot help; a grant or config change restarts.
+        this.addActivity('error', message(error));
+        this.setStatus({ state: 'error', error: message(error), pid: undefined });
+        return;
+      }
       this.addActivity('info', `Started with ${folders.length} folder(s) as arguments.`, folders);
     }
     // From here the process is being started with these folders: a change now restarts it.

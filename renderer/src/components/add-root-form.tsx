@@ -22,7 +22,8 @@ export function AddRootForm() {
   const desktop = desktopExtras();
 
   const addPaths = async (paths: string[]) => {
-    const cleaned = paths.map((value) => value.trim()).filter(Boolean);
+    // Never trimmed: `proj ` is not `proj` (which may lead elsewhere); the host explains a near miss.
+    const cleaned = paths.filter((value) => value.trim() !== '');
     if (cleaned.length === 0) return;
     setDropHint(undefined);
     const result = await add.run({ paths: cleaned });

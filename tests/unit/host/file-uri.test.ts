@@ -10,7 +10,23 @@ afterEach(removeTempDirs);
 describe('parseRootInput', () => {
   it('accepts absolute paths and normalizes them', () => {
     expect(parseRootInput('/a/b/../c/./d/')).toBe('/a/c/d');
-    expect(parseRootInput('  /a/b  ')).toBe('/a/b');
+  });
+
+  it('never trims: blanks at either end are part of the name, never dropped without a word', () => {
+    expect(parseRootInput('/tmp/proj ')).toBe('/tmp/proj ');
+    expect(parseRootInput('/tmp/ proj/')).toBe('/tmp/ proj');
+    expect(() => parseRootInput('  /a/b')).toThrow(expect.objectContaining({ code: 'not-absolute' }));
+    expect(() => parseRootInput('   ')).toThrow(expect.objectContaining({ code: 'invalid-input' }));
+    // The URL parser would strip them silently: refused, with how to write a blank in a URI.
+    expect(() => parseRootInput('file:///tmp/proj ')).toThrow(expect.objectContaining({ code: 'bad-uri', message: expect.stringContaining('%20') }));
+    expect(parseRootInput('file:///tmp/proj%20')).toBe('/tmp/proj ');
+  });
+
+  it('refuses a Windows name ending in a blank or a dot, which Windows would open as another folder', () => {
+    for (const input of ['C:\\work\\proj ', 'C:\\work\\proj.', 'C:\\proj \\src', '\\\\server\\share\\x.']) {
+      expect(() => parseRootInput(input, 'windows'), input).toThrow(expect.objectContaining({ code: 'invalid-input' }));
+    }
+    expect(parseRootInput('C:\\work\\.config', 'windows')).toBe('C:\\work\\.config');
   });
 
   it('decodes file:// URIs with fileURLToPath, not string slicing', () => {
@@ -40,6 +56,17 @@ describe('parseRootInput', () => {
 });
 
 describe('canonicalizeRoot', () => {
+  it('`proj ` never adds its sibling `proj` (here a symlink to /etc): the name is taken as typed', async () => {
+    const base = tempDir();
+    fs.symlinkSync('/etc', path.join(base, 'proj'));
+    const typed = path.join(base, 'proj ');
+    const missing = canonicalizeRoot(typed);
+    await expect(missing).rejects.toMatchObject({ code: 'missing' });
+    await expect(missing).rejects.toThrow(`"${path.join(base, 'proj')}" exists but was not added`);
+    fs.mkdirSync(typed);
+    await expect(canonicalizeRoot(typed)).resolves.toEqual({ path: typed, canonicalPath: typed });
+  });
+
   it('keeps the picked path for display and resolves the symlink target', async () => {
     const base = tempDir();
     const target = path.join(base, 'target');
