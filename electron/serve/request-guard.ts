@@ -1,9 +1,9 @@
 // Who may talk to the server. Loopback binding keeps other machines out; the Host check stops DNS
 // rebinding (a foreign site whose name resolves to 127.0.0.1); the Origin check stops other pages
-// in the user's browser; the token stops other local users and processes.
+// in the user's browser; the token (or the session cookie it was exchanged for) stops other local
+// users and processes.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../../shared/result.js';
-import { tokenMatches } from './serve-token.js';
 
 export interface Denial {
   status: 401 | 403;
@@ -25,10 +25,12 @@ export function checkSite(headers: IncomingHttpHeaders, port: number): { origin:
   return { origin };
 }
 
-export function checkToken(given: string | undefined, token: string): Denial | undefined {
-  if (tokenMatches(given, token)) return undefined;
-  return { status: 401, code: 'unauthorized', message: 'Missing or wrong token: open the URL `mcp-roots serve` printed.' };
-}
+/** The answer to a request with neither the token nor a session cookie of ours. */
+export const NOT_AUTHORIZED: Denial = {
+  status: 401,
+  code: 'unauthorized',
+  message: 'Missing or wrong token: open the URL `mcp-roots serve` printed.',
+};
 
 export function isDenial(value: object): value is Denial {
   return 'status' in value;

@@ -19,6 +19,8 @@ export interface RunServeOptions {
   stop?: AbortSignal;
   /** Off for in-process tests: no process signal handlers, no forced exit. */
   handleSignals?: boolean;
+  /** The environment the browser opener sees (PATH, DISPLAY, XDG_RUNTIME_DIR); tests pass their own. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function runServe(options: RunServeOptions): Promise<number> {
@@ -41,12 +43,17 @@ export async function runServe(options: RunServeOptions): Promise<number> {
     return 1;
   }
 
+  // The URL (with its token) goes to the terminal only: the browser is opened on a private file.
   out.write(`MCP Roots Manager is serving on ${serve.origin}\nOpen: ${serve.url}\nPress Ctrl+C to stop.\n`);
-  if (options.open && !openBrowser(serve.url)) out.write('(No browser could be opened here: open the URL above yourself.)\n');
+  const opened = options.open ? openBrowser(serve.url, process.platform, options.env ?? process.env) : undefined;
+  if (opened && !opened.launched) out.write('(No browser could be opened here: open the URL above yourself.)\n');
+  // Once a page has exchanged the token for its cookie, the file holding the token has done its job.
+  serve.onSession(() => opened?.redirect?.remove());
 
   await waitForStop(options);
   out.write('Stopping…\n');
   let code = 0;
+  opened?.redirect?.remove();
   try {
     await serve.close();
     await host.stop();

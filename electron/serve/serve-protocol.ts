@@ -3,6 +3,8 @@
 
 export const API_CALL_PREFIX = '/api/call/';
 export const API_EVENTS_PATH = '/api/events';
+/** `POST` with the token as a Bearer: answers with the session cookie (see serve-session.ts). */
+export const API_SESSION_PATH = '/api/session';
 
 /** The subprotocol the server selects; the browser refuses a handshake that selects none. */
 export const WS_PROTOCOL = 'mcp-roots.v1';

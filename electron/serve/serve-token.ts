@@ -1,5 +1,7 @@
 // The one secret of the headless server: whoever holds it may drive the host. It lives only in the
-// printed URL's fragment and in the page's sessionStorage, never in a log line or a Referer.
+// URL printed to the terminal and in a 0600 redirect file the browser is opened on (never in any
+// process's argv), and the page trades it for a session cookie at once: never in a log line,
+// storage or a Referer.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export function createToken(): string {

@@ -23,10 +23,12 @@ export interface HostClient {
 
 const API_CALL_PREFIX = '/api/call/';
 const API_EVENTS_PATH = '/api/events';
+const API_SESSION_PATH = '/api/session';
 const WS_PROTOCOL = 'mcp-roots.v1';
 /** The token goes as a WebSocket subprotocol: a browser cannot set headers there, and unlike a
  * query parameter it never appears in a URL. */
 const WS_TOKEN_PREFIX = 'mcp-roots.token.';
+/** Where earlier versions kept the token; cleared on load (the session cookie replaced it). */
 export const TOKEN_STORAGE_KEY = 'mcp-roots.serve-token';
 
 // ---- the few browser features used, typed structurally so tests can inject real Node ones -------
@@ -54,7 +56,7 @@ interface BrowserGlobals {
   rootsManager?: PreloadApi;
   location?: { origin: string; pathname: string; search: string; hash: string };
   history?: { replaceState(data: unknown, unused: string, url?: string): void };
-  sessionStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  sessionStorage?: { removeItem(key: string): void };
   WebSocket?: new (url: string, protocols: string[]) => SocketLike;
   fetch?: FetchLike;
 }
@@ -66,7 +68,7 @@ let singleton: HostClient | undefined;
 export function getHostClient(): HostClient {
   singleton ??= globals.rootsManager
     ? createElectronHostClient(globals.rootsManager)
-    : createBrowserHostClient({ baseUrl: globals.location?.origin ?? '', token: takeServeToken() });
+    : createBrowserHostClient({ baseUrl: globals.location?.origin ?? '', token: takeServeToken(), exchangeForCookie: true });
   return singleton;
 }
 
@@ -100,37 +102,36 @@ export function createElectronHostClient(api: PreloadApi): HostClient {
 
 /**
  * The token arrives in the URL fragment (`#token=…`: never sent to the server, never in a
- * Referer). It moves to sessionStorage (survives reloads, dies with the tab) and leaves the
- * address bar at once, so it is not bookmarked, shared in a screenshot or kept in history.
+ * Referer) and leaves the address bar at once, so it is not bookmarked, shared in a screenshot or
+ * kept in history. It is not stored anywhere: the client exchanges it for an HttpOnly session
+ * cookie, which a reload (or a page without the token) then uses.
  */
 export function takeServeToken(g: BrowserGlobals = globals): string | undefined {
-  const location = g.location;
-  if (location?.hash) {
-    const params = new URLSearchParams(location.hash.slice(1));
-    const token = params.get('token');
-    if (token) {
-      params.delete('token');
-      const rest = params.toString();
-      try {
-        g.sessionStorage?.setItem(TOKEN_STORAGE_KEY, token);
-      } catch {
-        // Storage may be disabled; the token still works until the page reloads.
-      }
-      g.history?.replaceState(null, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
-      return token;
-    }
-  }
   try {
-    return g.sessionStorage?.getItem(TOKEN_STORAGE_KEY) ?? undefined;
+    g.sessionStorage?.removeItem(TOKEN_STORAGE_KEY);
   } catch {
-    return undefined;
+    // Storage disabled: nothing was kept there either.
   }
+  const location = g.location;
+  if (!location?.hash) return undefined;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get('token');
+  if (!token) return undefined;
+  params.delete('token');
+  const rest = params.toString();
+  g.history?.replaceState(null, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+  return token;
 }
 
 export interface BrowserHostClientOptions {
   /** The server's origin, e.g. http://127.0.0.1:8765 */
   baseUrl: string;
   token: string | undefined;
+  /**
+   * The page's own client: trade the token for the server's HttpOnly session cookie before
+   * connecting, then forget it; with no token, rely on a cookie from an earlier load.
+   */
+  exchangeForCookie?: boolean;
   fetch?: FetchLike;
   createSocket?: SocketFactory;
   /** First retry delay; doubles per failed attempt up to maxRetryMs (with jitter). */
@@ -148,7 +149,9 @@ export interface BrowserHostClient extends HostClient {
 }
 
 export function createBrowserHostClient(options: BrowserHostClientOptions): BrowserHostClient {
-  const { baseUrl, token } = options;
+  const { baseUrl } = options;
+  let token = options.token;
+  const cookieMode = options.exchangeForCookie ?? false;
   const fetchImpl: FetchLike | undefined = options.fetch ?? globals.fetch?.bind(globalThis);
   const createSocket: SocketFactory =
     options.createSocket ??
@@ -185,7 +188,7 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
     try {
       const response = await fetchImpl(`${baseUrl}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token ?? ''}` },
+        headers: { 'Content-Type': 'application/json', ...(token !== undefined ? { Authorization: `Bearer ${token}` } : {}) },
         body,
         signal: controller.signal,
       });
@@ -212,7 +215,7 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
     let opened = false;
     let current: SocketLike;
     try {
-      current = createSocket(wsUrl, [WS_PROTOCOL, `${WS_TOKEN_PREFIX}${token ?? ''}`]);
+      current = createSocket(wsUrl, token !== undefined ? [WS_PROTOCOL, `${WS_TOKEN_PREFIX}${token}`] : [WS_PROTOCOL]);
     } catch {
       return scheduleRetry(false);
     }
@@ -252,7 +255,23 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
     });
   }
 
-  if (token) connect();
+  /** Trades the token for the session cookie; a refused token stops here, like a refused socket. */
+  async function exchange(): Promise<void> {
+    let status: number;
+    try {
+      status = (await post(API_SESSION_PATH, '')).status;
+    } catch {
+      // Unreachable now: keep the token and let the socket's retries find the server.
+      return connect();
+    }
+    if (status === 401) return setStatus('closed');
+    // From here on the cookie speaks for the page; the token is forgotten.
+    if (status === 204) token = undefined;
+    connect();
+  }
+
+  if (cookieMode && token) void exchange();
+  else if (token || cookieMode) connect();
   else status = 'closed';
 
   return {
@@ -261,7 +280,7 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
       return status;
     },
     async call<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<Result<ChannelResult<C>>> {
-      if (!token) return fail('unauthorized', 'No access token: open the URL that `mcp-roots serve` printed.');
+      if (!token && !cookieMode) return fail('unauthorized', 'No access token: open the URL that `mcp-roots serve` printed.');
       try {
         const reply = await post(`${API_CALL_PREFIX}${encodeURIComponent(channel)}`, JSON.stringify(input ?? {}));
         if (isResult(reply.body)) return reply.body as Result<ChannelResult<C>>;

@@ -23,6 +23,27 @@ const serverId = (s: UiSession, name: string) => {
 };
 
 describe('browser UI', () => {
+  it('trades the token for an HttpOnly, SameSite=Strict cookie: none left in the address bar or storage, and a reload stays signed in', async () => {
+    session = await startUiSession();
+    const { page, context, serve, host } = session;
+    await page.getByRole('heading', { name: 'No folders yet' }).waitFor();
+    const cookie = await waitFor(async () => (await context.cookies()).find((c) => c.name === `mcp-roots-session-${serve.port}`), {
+      what: 'the session cookie',
+    });
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api' });
+    expect(cookie.value).not.toBe(serve.token);
+    expect(page.url()).not.toContain(serve.token);
+    const visible = await page.evaluate(() => JSON.stringify([{ ...sessionStorage }, { ...localStorage }, document.cookie, location.href]));
+    expect(visible).not.toContain(serve.token);
+    expect(visible).not.toContain(cookie.value);
+
+    // A reload carries no token at all: the cookie alone connects, and state keeps arriving.
+    await page.reload();
+    const folder = tempDir('mcp-roots-ui-cookie-');
+    await host.addRoots([folder]);
+    await page.getByRole('row', { name: new RegExp(path.basename(folder)) }).waitFor();
+  });
+
   it('adds a folder, grants it to one server only, revokes it, and follows it going missing', async () => {
     session = await startUiSession();
     const { page, host } = session;

@@ -119,19 +119,19 @@ describe('host-client: browser shell', () => {
 });
 
 describe('host-client: token hand-over', () => {
-  it('moves the token from the fragment to sessionStorage and clears the address bar', () => {
-    const storage = new Map<string, string>();
+  it('takes the token out of the address bar and keeps it nowhere (the cookie replaces it)', () => {
+    const storage = new Map<string, string>([[TOKEN_STORAGE_KEY, 'left-by-an-older-version']]);
     const replaced: string[] = [];
     const g = {
       location: { origin: 'http://127.0.0.1:8765', pathname: '/', search: '', hash: '#token=abc_DEF-123' },
       history: { replaceState: (_data: unknown, _unused: string, url?: string) => void replaced.push(url ?? '') },
-      sessionStorage: { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => void storage.set(key, value) },
+      sessionStorage: { removeItem: (key: string) => void storage.delete(key) },
     };
     expect(takeServeToken(g)).toBe('abc_DEF-123');
-    expect(storage.get(TOKEN_STORAGE_KEY)).toBe('abc_DEF-123');
     expect(replaced).toEqual(['/']);
-    // After a reload the fragment is gone; the token comes from the tab's storage.
-    expect(takeServeToken({ ...g, location: { ...g.location, hash: '' } })).toBe('abc_DEF-123');
+    expect(storage.size).toBe(0);
+    // After a reload the fragment is gone and nothing else holds the token.
+    expect(takeServeToken({ ...g, location: { ...g.location, hash: '' } })).toBeUndefined();
     // Other fragment parameters stay.
     expect(takeServeToken({ ...g, location: { ...g.location, hash: '#token=t2&view=servers' } })).toBe('t2');
     expect(replaced.at(-1)).toBe('/#view=servers');

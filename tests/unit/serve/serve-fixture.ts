@@ -9,6 +9,7 @@ import type { HostState } from '../../../shared/domain.js';
 import { RootsHost } from '../../../electron/host/roots-host.js';
 import { startServeServer, type ServeServer } from '../../../electron/serve/serve-server.js';
 import type { EventStreamOptions } from '../../../electron/serve/event-stream.js';
+import type { ConnectionLimits } from '../../../electron/serve/connection-guard.js';
 
 export interface Fixture {
   dir: string;
@@ -18,7 +19,9 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(options: { events?: EventStreamOptions; withRenderer?: boolean } = {}): Promise<Fixture> {
+export async function startFixture(
+  options: { events?: EventStreamOptions; withRenderer?: boolean; limits?: Partial<ConnectionLimits> } = {},
+): Promise<Fixture> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-roots-serve-'));
   const rendererDir = path.join(dir, 'renderer');
   if (options.withRenderer !== false) {
@@ -31,7 +34,12 @@ export async function startFixture(options: { events?: EventStreamOptions; withR
   await host.start();
   let serve: ServeServer;
   try {
-    serve = await startServeServer({ host, rendererDir, ...(options.events ? { events: options.events } : {}) });
+    serve = await startServeServer({
+      host,
+      rendererDir,
+      ...(options.events ? { events: options.events } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
   } catch (error) {
     await host.stop();
     throw error;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/serve/http-reply.js';
 import { MAX_BODY_BYTES } from '../../../electron/serve/serve-protocol.js';
 import { NOT_BUILT_MESSAGE } from '../../../electron/serve/static-files.js';
-import { call, getState, request, startFixture, type Fixture } from './serve-fixture.js';
+import { call, getState, openEvents, request, startFixture, type Fixture } from './serve-fixture.js';
 
 let fixture: Fixture;
 beforeEach(async () => {
@@ -81,6 +81,50 @@ describe('serve: who may call', () => {
       expect(page.status, host).toBe(403);
       expect(page.text).not.toContain('MCP Roots Manager');
     }
+  });
+});
+
+describe('serve: the token is traded for an HttpOnly, SameSite=Strict session cookie', () => {
+  const origin = () => `http://127.0.0.1:${fixture.serve.port}`;
+
+  async function takeCookie(): Promise<string> {
+    const response = await request(fixture.serve, { method: 'POST', path: '/api/session', headers: { origin: origin() } });
+    expect(response.status).toBe(204);
+    const setCookie = response.headers['set-cookie']?.[0] ?? '';
+    expect(setCookie).toMatch(new RegExp(`^mcp-roots-session-${fixture.serve.port}=[\\w-]{43}; HttpOnly; SameSite=Strict; Path=/api$`));
+    const pair = setCookie.split(';')[0]!;
+    // The cookie is a session of its own, not the token.
+    expect(pair).not.toContain(fixture.serve.token);
+    return pair;
+  }
+
+  it('a page with the cookie and our Origin may call and listen, without the token', async () => {
+    const cookie = await takeCookie();
+    const response = await request(fixture.serve, {
+      method: 'POST',
+      path: '/api/call/state.get',
+      headers: { cookie, origin: origin(), 'content-type': 'application/json' },
+      body: '{}',
+      auth: false,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json()).toMatchObject({ ok: true });
+    const events = await openEvents(fixture.serve, { cookie, origin: origin() }, ['mcp-roots.v1']);
+    await events.next((message) => message.event === 'state');
+    events.socket.close();
+  });
+
+  it('the cookie counts only with our Origin, cannot mint another session, and a made-up one is refused', async () => {
+    const cookie = await takeCookie();
+    const post = (headers: Record<string, string>, target = '/api/call/state.get') =>
+      request(fixture.serve, { method: 'POST', path: target, headers: { 'content-type': 'application/json', ...headers }, body: '{}', auth: false });
+    // No Origin: not a page of ours (a script that stole nothing has no cookie; one that has it must also be us).
+    expect((await post({ cookie })).status).toBe(401);
+    // Cookies ignore ports: a page on another 127.0.0.1 port gets ours sent along, and is refused.
+    expect((await post({ cookie, origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await post({ cookie: `mcp-roots-session-${fixture.serve.port}=${'A'.repeat(43)}`, origin: origin() })).status).toBe(401);
+    expect((await post({ cookie, origin: origin() }, '/api/session')).status).toBe(401);
+    await expect(openEvents(fixture.serve, { cookie }, ['mcp-roots.v1'])).rejects.toMatchObject({ status: 401 });
   });
 });
 
