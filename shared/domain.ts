@@ -1,5 +1,6 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
 import type { ArgumentFolderView, ServerConfinement } from './sandbox.js';
+import type { SecretPlacement } from './secrets.js';
 
 export type RootId = string;
 export type ServerId = string;
@@ -150,6 +151,8 @@ export interface ServerView extends ServerRecord {
   effectiveRootIds: RootId[];
   /** Folders its command line or env names (they bypass roots; confined, it reaches them only if granted). */
   argumentFolders: ArgumentFolderView[];
+  /** Where each of its secrets (env, headers, URL credentials) is kept. */
+  secrets?: SecretPlacement[] | undefined;
 }
 
 export interface ConsentRequest {

@@ -1,4 +1,5 @@
 // Plain-text tables for people; `--json` prints the same reports for scripts.
+import { SECRET_STORAGE_WORDS } from '../../shared/secrets.js';
 import type { ProxyReport, RootReport, ServerReport, StatusReport } from './registry-view.js';
 
 export function formatRoots(roots: readonly RootReport[]): string {
@@ -22,7 +23,7 @@ export function formatServers(servers: readonly ServerReport[], roots: readonly 
     .map((server) => {
       const lines = [`${server.shortId}  ${server.name.padEnd(width)}  ${flags(server)}`, `${indent}${commandLine(server)}`];
       if (details) lines.push(...pairsLines(server, indent), `${indent}${settings(server)}`);
-      lines.push(`${indent}granted: ${granted(server, roots)}`);
+      lines.push(`${indent}granted: ${granted(server, roots)}`, ...secretLines(server, indent));
       return lines.join('\n');
     })
     .join('\n');
@@ -57,6 +58,13 @@ function confinementText(confinement: ProxyReport['confinement']): string {
   }
   if (confinement.state === 'advisory') return `advisory: roots only${confinement.reason ? ` (${confinement.reason})` : ''}`;
   return 'sandbox off';
+}
+
+/** One line per secret, saying where it is kept: nobody should learn later that it was in clear. */
+function secretLines(server: ServerReport, indent: string): string[] {
+  return server.secrets.map(
+    (secret) => `${indent}secret ${secret.kind === 'url' ? `URL ${secret.name}` : `${secret.name} (${secret.kind})`}: ${SECRET_STORAGE_WORDS[secret.storage]}`,
+  );
 }
 
 function flags(server: ServerReport): string {

@@ -2,6 +2,7 @@
 // lock the app uses), and views in which each root is probed once, when first asked. The CLI runs
 // no servers, so their connection state is not something it can know or show.
 import type { GrantMode, Notice, Registry, RootAccess, RootId, RootView, ServerId, ServerRecord } from '../../shared/domain.js';
+import type { SecretPlacement } from '../../shared/secrets.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
 import type { AddedRoots } from '../host/registry-commands.js';
 import type { GrantChange, ServerInput } from '../host/registry-edits.js';
@@ -21,6 +22,8 @@ export interface RegistrySession {
   proxies(): Promise<ProxyStatus[]>;
   /** What opening the registry found worth saying (a migration, a recovered file). */
   notices(): Pick<Notice, 'level' | 'code' | 'message'>[];
+  /** Where each secret of a server is kept (the OS keychain, in clear, sealed by the desktop app). */
+  secretPlacements(serverId: ServerId): SecretPlacement[];
   addRoots(paths: string[]): Promise<AddedRoots>;
   removeRoots(rootIds: RootId[]): Promise<void>;
   renameRoot(rootId: RootId, name: string): Promise<void>;
@@ -33,15 +36,20 @@ export interface RegistrySession {
 /** Opens the registry in `configDir`, runs `use`, and closes it (every edit on disk) whatever happens. */
 export async function withRegistrySession<T>(configDir: string, use: (session: RegistrySession) => Promise<T>): Promise<T> {
   // Loaded on first use: help, --version, completion and usage errors never pay for the registry.
-  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }] = await Promise.all([
-    import('../host/registry-commands.js'),
-    import('../host/access-probe.js'),
-    import('../host/exposure.js'),
-    import('../host/file-uri.js'),
-    import('../host/host-state.js'),
-    import('../host/proxy-status.js'),
-  ]);
-  const editor = await RegistryEditor.open(configDir);
+  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }, { openRegistryCodec }, { secretPlacements }] =
+    await Promise.all([
+      import('../host/registry-commands.js'),
+      import('../host/access-probe.js'),
+      import('../host/exposure.js'),
+      import('../host/file-uri.js'),
+      import('../host/host-state.js'),
+      import('../host/proxy-status.js'),
+      import('../host/keyring-codec.js'),
+      import('../host/secret-codec.js'),
+    ]);
+  // The OS keychain where there is one: secrets are sealed, and `status` says where each is kept.
+  const secrets = await openRegistryCodec(configDir);
+  const editor = await RegistryEditor.open(configDir, { secrets });
   // One probe per folder per command: a command is over before a folder's state is worth a second look.
   const probed = new Map<string, RootAccess>();
   const accessOf = (rootId: RootId): RootAccess => {
@@ -61,6 +69,10 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
     effectiveRootIds: (serverId) => [...(computeExposure(editor.registry, accessOf).get(serverId)?.rootIds ?? [])],
     proxies: () => listLiveProxies(configDir),
     notices: () => editor.notices.map(({ level, code, message }) => ({ level, code, message })),
+    secretPlacements: (serverId) => {
+      const server = editor.registry.servers.find((candidate) => candidate.id === serverId);
+      return server ? secretPlacements(server.transport, secrets) : [];
+    },
     addRoots: (paths) => editor.addRoots(paths),
     removeRoots: (rootIds) => editor.removeRoots(rootIds),
     renameRoot: (rootId, name) => editor.renameRoot(rootId, name),

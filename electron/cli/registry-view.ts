@@ -2,6 +2,7 @@
 // its short id and a label that tells it apart, secrets masked as secret-values.ts decides, and every
 // time as ISO 8601 (the UI's state keeps epoch milliseconds; the CLI's JSON never mixes the two).
 // Connection states are left out: the CLI connects to no server, so it cannot know them.
+import type { SecretPlacement } from '../../shared/secrets.js';
 import type { AccessState, Notice, PathMapping, RootAccess, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
@@ -42,6 +43,8 @@ export interface ServerReport {
   readOnlyRootIds: string[];
   /** Granted AND accessible AND sharing on AND enabled: what the server is told. */
   effectiveRootIds: string[];
+  /** Where each of its secrets is kept: nobody should learn later that one was in clear. */
+  secrets: SecretPlacement[];
 }
 
 /**
@@ -108,6 +111,7 @@ export function statusReport(session: RegistrySession, proxies: readonly ProxySt
       grantedRootIds: Object.keys(registry.grants[server.id] ?? {}),
       readOnlyRootIds: Object.entries(registry.grants[server.id] ?? {}).filter(([, mode]) => mode === 'read-only').map(([rootId]) => rootId),
       effectiveRootIds: session.effectiveRootIds(server.id),
+      secrets: session.secretPlacements(server.id),
     }),
   );
   const notices = session.notices();

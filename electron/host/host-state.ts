@@ -21,6 +21,7 @@ import type {
 import { maskTransport } from '../../shared/secrets.js';
 import { argumentFolderViews } from './argument-folder-views.js';
 import type { Exposure } from './exposure.js';
+import { secretPlacements, type SecretCodec } from './secret-codec.js';
 
 export interface StateSources {
   configPath: string;
@@ -33,6 +34,8 @@ export interface StateSources {
   proxies(): ProxiedSession[];
   /** Which PATH and npx the servers are started with (the desktop app says; others leave it out). */
   environment?: HostEnvironment | undefined;
+  /** The codec this process seals secrets with: says where each secret is kept (none: in clear). */
+  secrets?: SecretCodec | undefined;
 }
 
 /** What a server's status is when nothing in this process runs it (disabled, or a CLI's view). */
@@ -43,6 +46,7 @@ export function buildHostState(sources: StateSources, revision: number): HostSta
   const servers: ServerView[] = registry.servers.map((server) => ({
     ...server,
     transport: maskTransport(server.transport),
+    secrets: secretPlacements(server.transport, sources.secrets),
     status: sources.status(server.id) ?? NOT_RUNNING,
     ...grantedIds(registry.grants[server.id]),
     effectiveRootIds: [...sources.exposure(server.id).rootIds],

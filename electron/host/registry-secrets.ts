@@ -3,7 +3,7 @@
 // servers) while config.json holds only sealed ones. A value that cannot be opened stays sealed
 // in memory; the server that needs it then refuses to start with a SealedSecretError.
 import type { Notice, Registry, ServerRecord, TransportConfig } from '../../shared/domain.js';
-import { hasPlainSecrets, openTransport, SealedSecretError, sealTransport, type SecretCodec } from './secret-codec.js';
+import { hasPlainSecrets, openTransport, prefixOfCodec, SealedSecretError, sealTransport, type SecretCodec } from './secret-codec.js';
 
 type StoreNotice = Omit<Notice, 'id' | 'at'>;
 
@@ -32,8 +32,9 @@ export class RegistrySecrets {
       }
       if (opened === server.transport) return server;
       changed = true;
-      // Only a fully sealed form may be reused: a plain value beside it must still be sealed.
-      if (!hasPlainSecrets(server.transport)) this.sealedOf.set(opened, server.transport);
+      // Only a form fully sealed by our own codec may be reused: a plain value beside it must still
+      // be sealed, and one sealed by the other codec is re-sealed so every process can read it.
+      if (!hasPlainSecrets(server.transport, this.writerPrefix)) this.sealedOf.set(opened, server.transport);
       return { ...server, transport: opened };
     });
     const notices: StoreNotice[] = [];
@@ -84,9 +85,13 @@ export class RegistrySecrets {
     return notices;
   }
 
-  /** True when the file would hold a secret in clear that this codec could seal. */
+  /** True when the file holds a secret in clear (or sealed by the other codec) that this codec would seal. */
   needsSealing(registry: Registry): boolean {
-    return this.codec.available && registry.servers.some((server) => hasPlainSecrets(server.transport));
+    return this.codec.available && registry.servers.some((server) => hasPlainSecrets(server.transport, this.writerPrefix));
+  }
+
+  private get writerPrefix(): string {
+    return prefixOfCodec(this.codec);
   }
 
   /**
@@ -100,7 +105,7 @@ export class RegistrySecrets {
     return {
       level: 'warning',
       code: 'secrets-unprotected',
-      message: `${this.codec.unavailableReason ?? 'No system keychain is available.'} Secrets in server configs (env values, HTTP headers) are stored unencrypted in config.json.`,
+      message: `${this.codec.unavailableReason ?? 'No system keychain is available.'} Secrets in server configs (env values, HTTP headers and URL credentials) are stored unencrypted in config.json.`,
     };
   }
 }

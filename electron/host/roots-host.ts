@@ -111,6 +111,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
         notices: () => this.notices,
         proxies: () => this.proxies.list(),
         environment: options.environment,
+        secrets: options.secrets,
       },
       options.stateThrottleMs ?? 50,
     );

@@ -6,6 +6,7 @@ import { maskTransport } from '../../shared/secrets.js';
 import { CodedError, toHostError } from '../../shared/result.js';
 import { findServerRef } from '../host/registry-refs.js';
 import { defaultConfigDir } from '../host/config-dir.js';
+import { openRegistryCodec } from '../host/keyring-codec.js';
 import { RegistryEditor } from '../host/registry-commands.js';
 import { applyImport } from './apply-import.js';
 import { configLocations, existingConfigSources, type ConfigSource } from './config-locations.js';
@@ -42,7 +43,7 @@ export async function runImport(options: RunImportOptions): Promise<number> {
   let editor: RegistryEditor | undefined;
   try {
     const sources = importSources(options);
-    editor = await RegistryEditor.open(options.configDir);
+    editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir) });
     const preview = await previewImport(sources, editor.registry);
     if (!options.apply) {
       out.write(options.json ? `${JSON.stringify(maskPreview(preview), null, 2)}\n` : `${formatPreview(sources, preview)}\n`);
@@ -97,7 +98,7 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     if (options.launcher !== undefined && options.launcher !== 'node' && options.launcher !== 'path') {
       throw new CodedError('invalid-input', '--launcher is node or path.');
     }
-    editor = await RegistryEditor.open(options.configDir);
+    editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir) });
     const registry = editor.registry;
     const records = options.servers.map((ref) => findServerRef(registry, ref));
     const file = options.file ?? defaultHostFile(options.host, options.workspace);

@@ -1,8 +1,10 @@
 // The desktop app's RootsHost on the registry in the app's userData folder (config.json, the
-// file the CLI and `mcp-roots serve` edit too). Secrets in it are sealed with safeStorage, so this
-// is created once the app is ready.
+// file the CLI and `mcp-roots serve` edit too). Secrets in it are sealed with the keychain key the
+// CLI, serve and proxy use too (keyring-codec.ts) where this process reaches it, else with
+// safeStorage; values sealed either way are read. Created once the app is ready (safeStorage needs it).
 import type { HostEnvironment } from '../../shared/domain.js';
-import type { SecretCodec } from '../host/secret-codec.js';
+import { openRegistryCodec } from '../host/keyring-codec.js';
+import { combineCodecs, type SecretCodec } from '../host/secret-codec.js';
 import { RootsHost } from '../host/roots-host.js';
 import { findOnPath } from '../import/proxy-launcher.js';
 import type { ShellPath } from './login-shell-path.js';
@@ -14,8 +16,8 @@ export interface AppHostOptions {
   shellPath?: ShellPath;
 }
 
-export function createAppHost(configDir: string, options: AppHostOptions = {}): RootsHost {
-  const secrets = options.secrets ?? createSafeStorageCodec();
+export async function createAppHost(configDir: string, options: AppHostOptions = {}): Promise<RootsHost> {
+  const secrets = options.secrets ?? combineCodecs([await openRegistryCodec(configDir), createSafeStorageCodec()]);
   const environment = options.shellPath ? hostEnvironment(options.shellPath) : undefined;
   return new RootsHost({ configDir, secrets, ...(environment ? { environment } : {}) });
 }

@@ -65,7 +65,7 @@ async function onReady(shellPath: ReturnType<typeof resolveShellPath>): Promise<
   process.env.PATH = resolved.path;
   if (resolved.error) console.warn(`Using the inherited PATH: ${resolved.error}`);
 
-  host = createAppHost(configDir.dir, { shellPath: resolved });
+  host = await createAppHost(configDir.dir, { shellPath: resolved });
   quit = setupGracefulQuit(host);
   await host.start();
 

@@ -9,6 +9,7 @@ import { toHostError } from '../../shared/result.js';
 import { usesRootPlaceholders } from '../host/argument-injection.js';
 import { ExposureTracker } from '../host/exposure-tracker.js';
 import { findServerRef } from '../host/registry-refs.js';
+import { openRegistryCodec } from '../host/keyring-codec.js';
 import { RegistryModel } from '../host/registry-model.js';
 import { describeConfigChange, needsRestart } from '../host/roots-change-policy.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
@@ -39,6 +40,8 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   const policy = options.rootsPolicy ?? 'registry';
   const model = new RegistryModel({
     configDir: options.configDir,
+    // Opens what the CLI or the app sealed; a follower never writes, so it never seals.
+    secrets: await openRegistryCodec(options.configDir),
     role: 'follower',
     follow: true,
     ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),

@@ -1,5 +1,6 @@
 // `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM. Resolves with
 // the exit code only after the server is closed and the host (with its child servers) is stopped.
+import { openRegistryCodec } from '../host/keyring-codec.js';
 import { RootsHost } from '../host/roots-host.js';
 import { openBrowser } from './open-browser.js';
 import { startServeServer, type ServeServer } from './serve-server.js';
@@ -32,7 +33,7 @@ export async function runServe(options: RunServeOptions): Promise<number> {
     return 2;
   }
 
-  const host = new RootsHost({ configDir: options.configDir });
+  const host = new RootsHost({ configDir: options.configDir, secrets: await openRegistryCodec(options.configDir) });
   let serve: ServeServer;
   try {
     await host.start();

@@ -6,10 +6,13 @@ import {
   isSealed,
   MAX_STORED_VALUE_LENGTH,
   openTransport,
+  redactSecretValues,
   SEALED_PREFIX,
   SealedSecretError,
   sealTransport,
+  secretPlacements,
 } from '../../../electron/host/secret-codec.js';
+import { SECRET_MASK } from '../../../shared/secrets.js';
 import type { HttpTransportConfig, StdioTransportConfig } from '../../../shared/domain.js';
 import { fakeSecretCodec } from '../../support/fake-secret-codec.js';
 
@@ -109,5 +112,40 @@ describe('secret codec', () => {
     const sealed = sealTransport(http({ 'X-Api-Key': 'k' }), fakeSecretCodec({ key: 1 }));
     expect(() => openTransport(sealed, fakeSecretCodec({ key: 2 }))).toThrow(SealedSecretError);
     expect(() => openTransport(sealed, fakeSecretCodec({ key: 2 }))).toThrow(/header X-Api-Key/);
+  });
+
+  it('seals the URL password and key-like query values in place, percent-encoded, and opens them back exactly', () => {
+    const codec = fakeSecretCodec();
+    const url = 'https://alice:p%40ss-w0rd@mcp.example.com/mcp?region=eu+west&api_key=sk-live-123#x';
+    const plain = http({});
+    const withUrl = { ...plain, url };
+    const sealed = sealTransport(withUrl, codec) as HttpTransportConfig;
+    expect(sealed.url).not.toContain('p%40ss-w0rd');
+    expect(sealed.url).not.toContain('sk-live-123');
+    expect(sealed.url).toMatch(/^https:\/\/alice:enc%3Av1%3A[^@]+@mcp\.example\.com\/mcp\?region=eu\+west&api_key=enc%3Av1%3A[^&#]+#x$/);
+    expect(URL.canParse(sealed.url)).toBe(true);
+    expect(hasPlainSecrets(sealed)).toBe(false);
+    expect(openTransport(sealed, codec)).toEqual(withUrl);
+    expect(() => openTransport(sealed, undefined)).toThrow(/URL secrets URL password, URL parameter api_key/);
+  });
+
+  it('says where each secret is kept: the keychain, in clear (no keychain here), or sealed elsewhere', () => {
+    const transport = { type: 'http' as const, url: 'https://u:pw@h.example/?token=t', headers: { Authorization: 'Bearer x', Empty: '' } };
+    expect(secretPlacements(transport, fakeSecretCodec())).toEqual([
+      { kind: 'header', name: 'Authorization', storage: 'keychain' },
+      { kind: 'url', name: 'password', storage: 'keychain' },
+      { kind: 'url', name: 'token', storage: 'keychain' },
+    ]);
+    expect(secretPlacements(transport, fakeSecretCodec({ available: false })).map((p) => p.storage)).toEqual(['unencrypted', 'unencrypted', 'unencrypted']);
+    expect(secretPlacements(transport, undefined).map((p) => p.storage)).toEqual(['unencrypted', 'unencrypted', 'unencrypted']);
+    const sealedElsewhere = sealTransport(stdio({ TOKEN: 'abc', DIRS: '${roots}' }), fakeSecretCodec());
+    expect(secretPlacements(sealedElsewhere, undefined)).toEqual([{ kind: 'env', name: 'TOKEN', storage: 'unreadable' }]);
+  });
+
+  it('redacts a URL secret from a log line, as written and decoded', () => {
+    const transport = { type: 'http' as const, url: 'https://u:p%40ssword99@h.example/?api_key=sk-live-123456', headers: {} };
+    expect(redactSecretValues('GET ?api_key=sk-live-123456 as p%40ssword99 / p@ssword99', transport)).toBe(
+      `GET ?api_key=${SECRET_MASK} as ${SECRET_MASK} / ${SECRET_MASK}`,
+    );
   });
 });

@@ -1,13 +1,16 @@
 // The registry survives processes killed mid-write and concurrent writers in other processes.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { aesCodec } from '../../../electron/host/keyring-codec.js';
 import { CONFIG_FILE, RegistryStore, parseRegistry } from '../../../electron/host/registry-store.js';
 import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const loop = path.join(repoRoot, 'tests/fixtures/registry-edit-loop.ts');
+const secretLoop = path.join(repoRoot, 'tests/fixtures/secret-edit-loop.ts');
 
 afterEach(removeTempDirs);
 
@@ -54,6 +57,34 @@ describe('store faults', () => {
     // Nor a temp file of a killed writer, which would hold a whole second copy of the registry.
     expect(fs.readdirSync(configDir).filter((name) => name.endsWith('.tmp') || /\.lock\./.test(name))).toEqual([]);
   }, 60_000);
+
+  it('kill -9 during edits with sealed secrets: no file in the folder ever holds one in clear; leftovers go at the next open', async () => {
+    const configDir = tempDir('kill9-secrets-');
+    const secret = 'kill9-clear-secret-0123456789';
+    const key = randomBytes(32);
+    let leftovers = 0;
+    for (let round = 0; round < 8; round++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', secretLoop, configDir, key.toString('hex'), secret, `round${round}`], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const before = countServers(configDir);
+      await waitFor(() => countServers(configDir) > before, { what: 'edits landing', timeoutMs: 20_000, intervalMs: 5 });
+      await new Promise((resolve) => setTimeout(resolve, (round * 37) % 50));
+      child.kill('SIGKILL');
+      await finished(child);
+      const names = fs.readdirSync(configDir);
+      leftovers += names.filter((name) => name.endsWith('.tmp') || name.includes('.tmp-')).length;
+      for (const name of names) {
+        const file = path.join(configDir, name);
+        if (fs.statSync(file).isFile()) expect(fs.readFileSync(file, 'utf8'), name).not.toContain(secret);
+      }
+    }
+    // The next open removes what the killed writers left.
+    new RegistryStore(configDir, aesCodec(key)).open();
+    expect(fs.readdirSync(configDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    console.info(`kill -9 with secrets: ${leftovers} temp file(s) seen left behind over 8 kills, none holding a secret in clear`);
+  }, 120_000);
 
   it('several processes editing at once lose no update', async () => {
     const configDir = tempDir('concurrent-');
