@@ -23,6 +23,33 @@ const serverId = (s: UiSession, name: string) => {
 };
 
 describe('browser UI', () => {
+  it('shows where each secret of a server is kept, URL credentials included, and never the secret', async () => {
+    session = await startUiSession();
+    const { page, host } = session;
+    await host.addServer({
+      name: 'remote',
+      transport: { type: 'http', url: 'http://alice:pw-never-shown@127.0.0.1:9/mcp?api_key=key-never-shown', headers: { 'X-Token': 'hdr-never-shown' } },
+      enabled: false,
+      sharing: true,
+    });
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: /remote/ }).click();
+    const secrets = page.getByTestId('secret-storage');
+    // This host has no keychain (no codec given): every secret is said to be in clear.
+    for (const name of ['X-Token', 'password', 'api_key']) {
+      await secrets.getByRole('listitem').filter({ hasText: name }).getByText('Stored unencrypted: no OS keychain available to this process').waitFor();
+    }
+    expect(await page.content()).not.toMatch(/never-shown/);
+    for (const [width, height] of [[800, 600], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await secrets.scrollIntoViewIfNeeded();
+        await screenshot(page, `server-secrets-${width}x${height}-${scheme}`);
+      }
+    }
+  });
+
   it('trades the token for an HttpOnly, SameSite=Strict cookie: none left in the address bar or storage, and a reload stays signed in', async () => {
     session = await startUiSession();
     const { page, context, serve, host } = session;

@@ -1,6 +1,8 @@
 // The live facts about one connection: what was negotiated, and what the server last asked and
 // was told. This is the "did my change reach it?" answer, so the answer's URIs are listed in full.
 import type { HostEnvironment, RootView, ServerView } from '../../../shared/domain.js';
+import type { SecretPlacement } from '../../../shared/secrets.js';
+import type { MessageKey } from '../i18n/messages.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useHostSelector } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
@@ -34,6 +36,7 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
           {t('servers.seesOfGranted', { count: server.effectiveRootIds.length, granted: server.grantedRootIds.length })}
         </dd>
       </div>
+      {(server.secrets ?? []).length > 0 && <SecretFacts secrets={server.secrets ?? []} />}
       <div className="facts__item facts__item--wide" data-testid="last-roots-request">
         <dt>{t('servers.factLastRequest')}</dt>
         <dd>
@@ -82,6 +85,39 @@ function NpxFact() {
             ? t('servers.npxFromShell', { shell: environment.shell })
             : t('servers.npxInherited')}
         </span>
+      </dd>
+    </div>
+  );
+}
+
+const STORAGE_KEY = {
+  keychain: 'servers.secretKeychain',
+  unencrypted: 'servers.secretUnencrypted',
+  unreadable: 'servers.secretUnreadable',
+} as const satisfies Record<SecretPlacement['storage'], MessageKey>;
+
+const KIND_KEY = {
+  env: 'servers.secretKindEnv',
+  header: 'servers.secretKindHeader',
+  url: 'servers.secretKindUrl',
+} as const satisfies Record<SecretPlacement['kind'], MessageKey>;
+
+/** Where each secret is kept: nobody should find out later that a token sat in a file in clear. */
+function SecretFacts({ secrets }: { secrets: readonly SecretPlacement[] }) {
+  const { t } = useI18n();
+  return (
+    <div className="facts__item facts__item--wide" data-testid="secret-storage">
+      <dt>{t('servers.factSecrets')}</dt>
+      <dd>
+        <ul className="facts__secrets">
+          {secrets.map((secret) => (
+            <li key={`${secret.kind}:${secret.name}`} className={`facts__secret facts__secret--${secret.storage}`}>
+              <span className="mono">{secret.name}</span> <span className="muted">({t(KIND_KEY[secret.kind])})</span>
+              {' — '}
+              {t(STORAGE_KEY[secret.storage])}
+            </li>
+          ))}
+        </ul>
       </dd>
     </div>
   );
