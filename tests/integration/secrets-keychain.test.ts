@@ -55,7 +55,7 @@ const hasKeyring = ['dbus-run-session', 'gnome-keyring-daemon'].every((tool) => 
 });
 
 describe('secrets from plain Node', () => {
-  it('without a keychain: stored in clear (0600), and the CLI says so for each secret, URL credentials included', { timeout: 90_000 }, async () => {
+  it('without a keychain: stored in clear (0600), and the CLI says so for each secret, URL credentials included', { timeout: 180_000 }, async () => {
     const configDir = tempDir('keychain-none-');
     for (const args of ADD_SERVERS) await cli(configDir, args);
     const file = path.join(configDir, 'config.json');
@@ -97,7 +97,7 @@ describe('secrets from plain Node', () => {
     await run('dbus-run-session', ['--', 'sh', '-c', script], {
       cwd: repoRoot,
       env: { ...base, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_RUNTIME_DIR: home },
-      timeout: 60_000,
+      timeout: 180_000,
     });
 
     const onDisk = fs.readFileSync(path.join(configDir, 'config.json'), 'utf8');
@@ -123,5 +123,5 @@ describe('secrets from plain Node', () => {
     ]);
     for (const secret of Object.values(SECRETS)) expect(allFilesText(configDir)).not.toContain(secret);
     expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).toMatch(/"API_KEY": ?"enc:k1:/);
-  }, 90_000);
+  }, 240_000);
 });

@@ -35,7 +35,7 @@ async function openIdle(port: number, count: number): Promise<{ closed: () => nu
 }
 
 describe('serve: connections without the token', () => {
-  it('1,000 idle connections: the real client is still answered, strangers stay capped, and all of them are released', async () => {
+  it('1,000 idle connections: the real client is still answered, strangers stay capped, and all of them are released', { timeout: 120_000 }, async () => {
     fixture = await startFixture();
     const { serve } = fixture;
     const idle = await openIdle(serve.port, 1_000);
