@@ -1,21 +1,8 @@
-// The wire conventions between `mcp-roots serve` and renderer/src/host-client.ts. The renderer may
-// not import from electron/, so host-client.ts repeats these values; a test pairs the two for real.
+// The server's side of the wire conventions with the browser UI: the names themselves live once in
+// shared/serve-wire.ts; here, how the server reads a token from them.
+import { WS_TOKEN_PREFIX } from '../../shared/serve-wire.js';
 
-export const API_CALL_PREFIX = '/api/call/';
-export const API_EVENTS_PATH = '/api/events';
-/** `POST` with the token as a Bearer: answers with the session cookie (see serve-session.ts). */
-export const API_SESSION_PATH = '/api/session';
-
-/** The subprotocol the server selects; the browser refuses a handshake that selects none. */
-export const WS_PROTOCOL = 'mcp-roots.v1';
-
-/**
- * A browser WebSocket cannot send an Authorization header, so the token rides in a second offered
- * subprotocol (`mcp-roots.token.<token>`; base64url is valid subprotocol syntax). Unlike a query
- * parameter it never appears in a URL: not in history, access logs or devtools' request line.
- * The server never echoes it back: it selects WS_PROTOCOL.
- */
-export const WS_TOKEN_PREFIX = 'mcp-roots.token.';
+export { API_CALL_PREFIX, API_EVENTS_PATH, API_SESSION_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../shared/serve-wire.js';
 
 /** At most this many request-body bytes per call; more is answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;

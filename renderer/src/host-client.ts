@@ -4,6 +4,7 @@
 import type { Channel, ChannelInput, ChannelResult, EventName, EventPayloads } from '../../shared/contract.js';
 import { splitChannel, type PreloadApi } from '../../shared/preload-api.js';
 import { fail, type Result } from '../../shared/result.js';
+import { API_CALL_PREFIX, API_EVENTS_PATH, API_SESSION_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../shared/serve-wire.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
@@ -19,15 +20,6 @@ export interface HostClient {
   readonly shell: 'electron' | 'browser';
 }
 
-// ---- wire conventions shared with electron/serve/serve-protocol.ts (renderer may not import it) --
-
-const API_CALL_PREFIX = '/api/call/';
-const API_EVENTS_PATH = '/api/events';
-const API_SESSION_PATH = '/api/session';
-const WS_PROTOCOL = 'mcp-roots.v1';
-/** The token goes as a WebSocket subprotocol: a browser cannot set headers there, and unlike a
- * query parameter it never appears in a URL. */
-const WS_TOKEN_PREFIX = 'mcp-roots.token.';
 /** Where earlier versions kept the token; cleared on load (the session cookie replaced it). */
 export const TOKEN_STORAGE_KEY = 'mcp-roots.serve-token';
 
