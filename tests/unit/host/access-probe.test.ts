@@ -42,4 +42,27 @@ describe('probeRoot', () => {
       fs.chmodSync(locked, 0o700);
     }
   });
+
+  it('answers the same when the caller says what it saw above the folder (the monitor\'s walk)', () => {
+    const work = fs.realpathSync(tempDir('probe-above-'));
+    const ok = path.join(work, 'ok');
+    const file = path.join(work, 'file');
+    const elsewhere = path.join(work, 'elsewhere');
+    const toFolder = path.join(work, 'to-folder');
+    const toFile = path.join(work, 'to-file');
+    const dangling = path.join(work, 'dangling');
+    fs.mkdirSync(ok);
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(file, 'x');
+    fs.symlinkSync(elsewhere, toFolder);
+    fs.symlinkSync(file, toFile);
+    fs.symlinkSync(path.join(work, 'nothing'), dangling);
+    // Every directory above these is a real one: 'folders' must change nothing but the cost.
+    for (const folder of [ok, file, toFolder, toFile, dangling, path.join(work, 'missing')]) {
+      expect(probeRoot(folder, 1, 'folders'), folder).toEqual(probeRoot(folder, 1));
+    }
+    // A missing or file parent, as the walk saw it, answers like a look would.
+    expect(probeRoot(path.join(work, 'gone', 'below'), 1, 'missing')).toEqual(probeRoot(path.join(work, 'gone', 'below'), 1));
+    expect(probeRoot(path.join(file, 'below'), 1, 'not-a-folder')).toEqual(probeRoot(path.join(file, 'below'), 1));
+  });
 });
