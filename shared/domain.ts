@@ -131,8 +131,23 @@ export interface ServerStatus {
   rereadsRoots?: boolean | undefined;
   /** How it runs: in the OS sandbox (verified), advisory (roots only) or with the sandbox off. */
   confinement?: ServerConfinement | undefined;
+  /** The last time the app limited what it reads from this server, and why (kept until a reconnect). */
+  limited?: InboundLimitation | undefined;
   nextRetryAt?: number | undefined;
   pid?: number | undefined;
+}
+
+/**
+ * The app read a server more slowly than it wrote ('message-rate'), or ended its session for a line
+ * too long to read ('long-line'), so that it could not slow the other servers down.
+ */
+export interface InboundLimitation {
+  kind: 'message-rate' | 'long-line';
+  /** The limit it went over: messages a second, or megabytes in one line. */
+  limit: number;
+  /** English, for the CLI and the activity log; the UI translates `kind`. */
+  text: string;
+  at: number;
 }
 
 export interface RootView extends RootRecord {

@@ -2,7 +2,7 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import { Client, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import type { ActivityEntry, ActivityKind, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, InboundLimitation, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
@@ -118,6 +118,7 @@ export class ServerConnection {
 
   async reconnect(): Promise<void> {
     this.attempts = 0;
+    this.status = { ...this.status, limited: undefined };
     this.addActivity('restart', 'Reconnect requested.');
     await this.stop();
     this.start();
@@ -312,6 +313,7 @@ export class ServerConnection {
     this.built = built;
     this.session.reset();
     if (built.stderr) this.captureStderr(built.stderr, generation);
+    built.inbound?.on('limited', (limitation) => this.limited(generation, limitation));
     client.onclose = () => {
       if (generation !== this.generation) return;
       this.client = undefined;
@@ -424,6 +426,14 @@ export class ServerConnection {
     this.restartedByPolicy = false;
     this.hooks.rootsRequested(this.record.id, roots, expected);
     this.hooks.statusChanged(this.record.id);
+  }
+
+  /** It wrote faster than it may be read, or a line too long: say so (inbound-limits.ts decides). */
+  private limited(generation: number, limitation: InboundLimitation): void {
+    if (generation !== this.generation) return;
+    // A line too long also ends the session with that text as the error: logged once, by onerror.
+    if (limitation.kind !== 'long-line') this.addActivity('error', limitation.text);
+    this.setStatus({ limited: limitation });
   }
 
   private captureStderr(stream: NodeJS.ReadableStream, generation: number): void {

@@ -7,7 +7,7 @@ import { addServers, listChangedWrites, makeFolders, rootsRequests, startBenchHo
 import { percentile, type Figure } from './figures.js';
 
 /** Resolves once every given server has asked roots/list after `since`. */
-function refetched(host: RootsHost, serverIds: string[]): { done: Promise<number[]>; stop(): void } {
+export function refetched(host: RootsHost, serverIds: string[]): { done: Promise<number[]>; stop(): void } {
   const pending = new Set(serverIds);
   const times: number[] = [];
   let resolve!: (times: number[]) => void;

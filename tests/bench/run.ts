@@ -10,6 +10,7 @@ import { registryIo } from './registry-io.js';
 import { rendererScale } from './renderer.js';
 import { rootsAnswer } from './roots-answer.js';
 import { sandboxCost } from './sandbox.js';
+import { isolation } from './isolation.js';
 import { idleMemory, startup } from './startup-memory.js';
 
 const quick = process.argv.includes('--quick');
@@ -28,6 +29,7 @@ const sections: Section[] = [
   { name: 'memory', run: () => idleMemory(quick ? 10 : 50, 10_000) },
   { name: 'renderer', run: () => rendererScale(1000, 50, quick ? 5 : 15) },
   { name: 'sandbox', run: () => sandboxCost(quick ? 10 : 30, quick ? 3 : 10) },
+  { name: 'isolation', run: () => isolation(quick ? 40 : 150) },
 ];
 
 const started = Date.now();

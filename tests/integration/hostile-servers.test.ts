@@ -2,12 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_INBOUND_LIMITS } from '../../electron/host/inbound-limits.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { addConnectedServer, addCountedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/hostile-server.mjs');
-const hostile = (mode: string) => ({ type: 'stdio' as const, command: process.execPath, args: [fixture, mode], env: {} });
+const hostile = (mode: string, ...rest: string[]) => ({ type: 'stdio' as const, command: process.execPath, args: [fixture, mode, ...rest], env: {} });
 
 afterEach(async () => {
   await stopHosts();
@@ -93,19 +94,22 @@ describe('hostile servers', () => {
     await neighbourStillFine(host, neighbour);
   });
 
-  it('a roots/list flood keeps the host responsive, memory bounded, neighbours served', async () => {
+  it('a roots/list flood is read at a limited pace, every request still answered, and the status says so', async () => {
     const host = await startHost();
     const neighbour = await healthyNeighbour(host);
-    const id = await addConnectedServer(host, 'flood', hostile('flood-roots'));
-    await waitFor(() => (statusOf(host, id)?.rootsRequestCount ?? 0) > 2000, { what: 'a flood', timeoutMs: 30_000 });
+    // 5,000 requests a second for 0.6 s: 3,000, fifteen times the burst the host reads at once.
+    const id = await addConnectedServer(host, 'flood', hostile('flood-roots', '600'));
+    await waitFor(() => (statusOf(host, id)?.rootsRequestCount ?? 0) > 1000, { what: 'a flood', timeoutMs: 60_000 });
     await neighbourStillFine(host, neighbour);
-    // Every request of the flood was answered, with an error-free empty list (nothing granted).
+    expect(statusOf(host, id)?.limited).toMatchObject({ kind: 'message-rate' });
+    expect(host.activity(id).some((entry) => entry.kind === 'error' && /messages a second/.test(entry.message))).toBe(true);
+    // Limited, not dropped: every request of the flood is answered, with an empty list (nothing granted).
     await waitFor(
       async () => {
         const flood = JSON.parse(await callText(host, id, 'flood')) as { sent: number; answered: number; done: boolean };
         return flood.done && flood.answered === flood.sent;
       },
-      { what: 'every flood request answered', timeoutMs: 30_000 },
+      { what: 'every flood request answered', timeoutMs: 90_000 },
     );
     const replies = JSON.parse(await callText(host, id, 'report')) as { result?: { roots: unknown[] } }[];
     expect(replies.length).toBeGreaterThan(0);
@@ -113,6 +117,51 @@ describe('hostile servers', () => {
     expect(host.activity(id).length).toBeLessThanOrEqual(300);
     expect(host.getState().consentRequests.filter((request) => request.serverId === id)).toHaveLength(1);
     // How much the flood delays another server's update: the benchmark's isolation figures.
+  });
+
+  it('a flood as fast as the pipe allows is read no faster than its limit, while a neighbour gets a grant change', async () => {
+    const host = await startHost();
+    const neighbour = await healthyNeighbour(host);
+    const id = await addConnectedServer(host, 'flood', hostile('flood-roots-max'));
+    const connectedAt = host.activity(id).find((entry) => entry.kind === 'connect')?.at as number;
+    await waitFor(() => statusOf(host, id)?.limited?.kind === 'message-rate', { what: 'the flood limited', timeoutMs: 60_000 });
+
+    // The neighbour's update goes through while the flood runs.
+    const more = tempDir('neighbour-more-');
+    const moreId = await addRoot(host, more);
+    await host.setGrants([neighbour.id], [moreId], true);
+    await waitFor(async () => allowedDirectories(await callText(host, neighbour.id, 'list_allowed_directories')).includes(more), {
+      what: 'the neighbour sees its new folder during the flood',
+    });
+
+    // What was read is bounded by the limit over the time it ran (its burst, then its rate).
+    const read = statusOf(host, id)?.rootsRequestCount ?? 0;
+    const seconds = (Date.now() - connectedAt) / 1000;
+    const { burst, messagesPerSecond } = DEFAULT_INBOUND_LIMITS;
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThanOrEqual(burst + messagesPerSecond * seconds);
+    await host.setEnabled(id, false);
+  });
+
+  it('a line that never ends: the session is closed, the server started again after a pause, the status says why', async () => {
+    const host = await startHost({ connection: { reconnectDelaysMs: [300, 60_000] } });
+    const neighbour = await healthyNeighbour(host);
+    const before = process.memoryUsage().rss;
+    const server = await host.addServer({ name: 'endless', transport: hostile('endless-line'), enabled: true, sharing: true });
+    await waitFor(() => host.activity(server.id).filter((entry) => entry.kind === 'connect').length >= 2, {
+      what: 'a second session after the endless line',
+      timeoutMs: 60_000,
+    });
+    expect(statusOf(host, server.id)?.limited).toMatchObject({ kind: 'long-line' });
+    expect(host.activity(server.id).some((entry) => entry.kind === 'error' && /line longer than 10 MB/.test(entry.message))).toBe(true);
+    // The second session ends the same way, and then it waits for the next retry (60 s here).
+    await waitFor(() => statusOf(host, server.id)?.nextRetryAt !== undefined && statusOf(host, server.id)?.state !== 'connected', {
+      what: 'the second session closed too',
+      timeoutMs: 60_000,
+    });
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    await neighbourStillFine(host, neighbour);
+    await host.setEnabled(server.id, false);
   });
 
   it('requests the host does not support get proper JSON-RPC errors', async () => {

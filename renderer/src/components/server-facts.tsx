@@ -37,6 +37,19 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
         </dd>
       </div>
       {(server.secrets ?? []).length > 0 && <SecretFacts secrets={server.secrets ?? []} />}
+      {status.limited && (
+        <div className="facts__item facts__item--wide" data-testid="limited-fact">
+          <dt>{t('servers.factLimited')}</dt>
+          <dd>
+            {t(status.limited.kind === 'long-line' ? 'servers.limitedLongLine' : 'servers.limitedRate', { limit: status.limited.limit })}
+            <span className="facts__sub">
+              <time dateTime={new Date(status.limited.at).toISOString()} title={formatTime(status.limited.at)}>
+                {formatRelative(status.limited.at, now)}
+              </time>
+            </span>
+          </dd>
+        </div>
+      )}
       <div className="facts__item facts__item--wide" data-testid="last-roots-request">
         <dt>{t('servers.factLastRequest')}</dt>
         <dd>

@@ -1,0 +1,57 @@
+// A server the app holds back (a flood read at its limited pace) says so in its details: the
+// "Held back" fact, in light and dark, at 800x600 and 1280x800, with no serious axe finding and
+// no page or console error.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs } from '../support/index.js';
+import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+
+let session: UiSession;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  session = await startUiSession();
+  session.page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  session.page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  removeTempDirs();
+});
+
+describe('a server held back', () => {
+  it('shows why in its details, on every size and scheme', async () => {
+    const { page, host } = session;
+    const flooder = await host.addServer({
+      name: 'chatty',
+      transport: { type: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'tests/fixtures/hostile-server.mjs'), 'flood-roots-max'], env: {} },
+      enabled: true,
+      sharing: true,
+    });
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: /chatty/ }).click();
+    const fact = page.getByTestId('limited-fact');
+    await fact.waitFor({ timeout: 60_000 });
+    expect(await fact.textContent()).toMatch(/Held back.*more than 200 messages a second/);
+
+    for (const viewport of [
+      { width: 800, height: 600 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await fact.scrollIntoViewIfNeeded();
+        await screenshot(page, `server-held-back-${viewport.width}x${viewport.height}-${scheme}`);
+        const serious = seriousOnly(await axeViolations(page));
+        expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
+      }
+    }
+    await host.setEnabled(flooder.id, false);
+    expect(problems).toEqual([]);
+  });
+});

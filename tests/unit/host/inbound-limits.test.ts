@@ -1,0 +1,102 @@
+// The read buffer that limits what one stdio server may cost the app. Here it is driven the way the
+// SDK's stdio transport drives its own buffer (append a chunk, then read messages until null), with
+// a real stream standing in for the child's stdout so pausing can be seen. Through real processes:
+// tests/integration/hostile-servers.test.ts; how much it saves: bench section 10.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { InboundLimiter, type InboundLimits } from '../../../electron/host/inbound-limits.js';
+import type { InboundLimitation } from '../../../shared/domain.js';
+import { waitFor } from '../../support/index.js';
+
+const small: InboundLimits = { messagesPerSecond: 200, burst: 10, perTurn: 4, maxLineBytes: 1024 };
+
+/** A limiter installed in something shaped like the SDK transport: it records what it delivers. */
+function driven(limits: InboundLimits = small) {
+  const limiter = new InboundLimiter(limits);
+  const stdout = new PassThrough();
+  const delivered: JSONRPCMessage[] = [];
+  const limitations: InboundLimitation[] = [];
+  const transport = {
+    _readBuffer: undefined as unknown,
+    _process: { stdout },
+    // What the SDK's processReadBuffer does: read until null.
+    processReadBuffer() {
+      for (let message = limiter.readMessage(); message !== null; message = limiter.readMessage()) delivered.push(message);
+    },
+  };
+  limiter.install(transport as never);
+  limiter.on('limited', (limitation) => limitations.push(limitation));
+  stdout.resume();
+  const feed = (text: string) => {
+    limiter.append(Buffer.from(text));
+    transport.processReadBuffer();
+  };
+  return { limiter, stdout, delivered, limitations, feed, transport };
+}
+
+const request = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'roots/list' })}\n`;
+
+describe('InboundLimiter', () => {
+  it('frames lines across chunks, drops what is not JSON, and takes CRLF', () => {
+    const { delivered, feed } = driven();
+    const text = `${request(1)}not json at all\n${request(2).replace('\n', '\r\n')}`;
+    for (const piece of [text.slice(0, 7), text.slice(7, 40), text.slice(40)]) feed(piece);
+    expect(delivered.map((message) => (message as { id: number }).id)).toEqual([1, 2]);
+  });
+
+  it('hands over at most perTurn messages at a time, then the rest on later turns', async () => {
+    const { delivered, feed, stdout } = driven();
+    feed(Array.from({ length: 8 }, (_, i) => request(i)).join(''));
+    // This turn: perTurn (4). Reading stops while the rest waits.
+    expect(delivered).toHaveLength(4);
+    expect(stdout.isPaused()).toBe(true);
+    await waitFor(() => delivered.length === 8, { what: 'the rest on later turns' });
+    expect(delivered.map((message) => (message as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(stdout.isPaused()).toBe(false);
+  });
+
+  it('reads a flood at its rate: the burst at once, the rest as tokens come back, and says so once', async () => {
+    const { delivered, feed, limitations, stdout } = driven({ ...small, perTurn: 100 });
+    const start = performance.now();
+    feed(Array.from({ length: 30 }, (_, i) => request(i)).join(''));
+    expect(delivered).toHaveLength(10); // the burst
+    expect(stdout.isPaused()).toBe(true);
+    expect(limitations.map((limitation) => limitation.kind)).toEqual(['message-rate']);
+    expect(limitations[0]?.text).toContain('200 messages a second');
+    await waitFor(() => delivered.length === 30, { what: 'every message, at the rate' });
+    // 20 messages past the burst at 200/s cannot have taken less than 100 ms (a floor, not a limit).
+    expect(performance.now() - start).toBeGreaterThanOrEqual(95);
+    expect(limitations).toHaveLength(1);
+    expect(stdout.isPaused()).toBe(false);
+  });
+
+  it('ends the session on a line longer than the limit, says so, and reads nothing after', () => {
+    const { limiter, delivered, limitations, feed, stdout } = driven();
+    feed(request(1));
+    expect(() => {
+      for (let i = 0; i < 10; i++) feed('x'.repeat(200));
+    }).toThrow(/line longer than/);
+    expect(limitations.map((limitation) => limitation.kind)).toEqual(['long-line']);
+    expect(stdout.isPaused()).toBe(true);
+    // What comes after is not even looked at: no new line, no message, no second error.
+    feed(`${'y'.repeat(5000)}\n${request(2)}`);
+    expect(delivered.map((message) => (message as { id: number }).id)).toEqual([1]);
+    expect(limitations).toHaveLength(1);
+    limiter.clear();
+  });
+
+  it('assembles a long line from many small chunks', () => {
+    // A line just under the limit, in 1-byte chunks: the SDK's buffer copies and re-scans all that
+    // came before at every chunk (quadratic; bench section 10 measures both).
+    const { delivered, feed } = driven({ ...small, maxLineBytes: 64 * 1024 });
+    const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'z'.repeat(60_000) } });
+    for (const char of body) feed(char);
+    feed('\n');
+    expect(delivered).toHaveLength(1);
+  });
+
+  it('refuses to take the place of a read buffer it does not recognise', () => {
+    expect(() => new InboundLimiter().install({} as never)).toThrow(/SDK stdio transport changed/);
+  });
+});
