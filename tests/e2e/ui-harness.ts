@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach } from 'vitest';
 import { RootsHost } from '../../electron/host/roots-host.js';
 import { startServeServer, type ServeServer } from '../../electron/serve/serve-server.js';
 import { tempDir } from '../support/temp-dirs.js';
@@ -20,8 +21,26 @@ export interface UiSession {
   context: BrowserContext;
   page: Page;
   configDir: string;
+  /** Page errors and console errors seen since the last check; a test may read them, never ignore them. */
+  readonly problems: string[];
   close(): Promise<void>;
 }
+
+/**
+ * Any page error or console error fails the test during which it happened. Registered here, at the
+ * top of every test file that imports the harness, so no test can forget it: a page that throws
+ * (a blank screen for the person) must never pass as a warning in the log.
+ */
+const sessions = new Set<UiSession & { closed: boolean }>();
+function failOnProblems(when: string): void {
+  const found = [...sessions].flatMap((session) => session.problems.splice(0));
+  for (const session of sessions) if (session.closed) sessions.delete(session);
+  if (found.length > 0) throw new Error(`The page reported errors ${when}:\n${found.join('\n')}`);
+}
+// After hooks run in reverse order of registration: these run after the test file's own, which
+// close the sessions, so errors raised while closing are caught too.
+afterEach(() => failOnProblems('during this test'));
+afterAll(() => failOnProblems('after the last test'));
 
 export async function startUiSession(options: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
@@ -49,20 +68,24 @@ export async function startUiSession(options: { locale?: string; viewport?: { wi
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   await page.goto(serve.url);
-  return {
+  const session: UiSession & { closed: boolean } = {
+    closed: false,
     host,
     serve,
     browser,
     context,
     page,
     configDir,
+    problems,
     async close() {
+      session.closed = true;
       await browser.close().catch(() => {});
       await serve.close().catch(() => {});
       await host.stop().catch(() => {});
-      if (problems.length > 0) console.warn(`Browser problems during the session:\n${problems.join('\n')}`);
     },
   };
+  sessions.add(session);
+  return session;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

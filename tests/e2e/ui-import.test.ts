@@ -254,7 +254,30 @@ describe('import from other apps, then use with Claude Desktop', () => {
 
     await useWith.getByRole('button', { name: 'Done' }).click();
     await useWith.waitFor({ state: 'detached' });
+    // The app is still there after the dialog went (a page error would also fail this test).
+    await page.getByRole('heading', { name: 'fs-desktop', level: 2 }).waitFor();
     await waitFor(() => host.getState().servers.length === 4, { what: 'four servers' });
+  });
+
+  it('closes Use with… by Cancel, the close button and Escape, and the app stays', async () => {
+    const { page } = session;
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const opener = page.locator('.server-detail').getByRole('button', { name: 'Use with…' });
+    const useWith = page.getByRole('dialog', { name: 'Use servers with another app' });
+    const ways: [string, () => Promise<void>][] = [
+      ['Cancel', () => useWith.getByRole('button', { name: 'Cancel' }).click()],
+      ['the close button', () => useWith.getByRole('button', { name: 'Close' }).click()],
+      ['Escape', () => page.keyboard.press('Escape')],
+    ];
+    for (const [way, close] of ways) {
+      await opener.click();
+      await useWith.waitFor();
+      await close();
+      await useWith.waitFor({ state: 'detached' });
+      await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
+      // Focus is back on the button that opened it.
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim()), way).toBe('Use with…');
+    }
   });
 });
 

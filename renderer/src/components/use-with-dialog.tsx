@@ -47,8 +47,11 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
   const outcomeRef = useRef<HTMLDivElement>(null);
   const preselectedRef = useRef<HTMLLIElement>(null);
 
-  // The preselected server may sit below the list's fold: show it is ticked.
-  useEffect(() => preselectedRef.current?.scrollIntoView({ block: 'nearest' }), []);
+  // The preselected server may sit below the list's fold: show it is ticked. A block body: an
+  // effect must return nothing or a cleanup, and scrollIntoView() returns a Promise in Chromium.
+  useEffect(() => {
+    preselectedRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
 
   // The new section's heading takes focus when a preview or a result appears.
   useEffect(() => {
