@@ -114,12 +114,51 @@ export interface RootsAnswer {
   uris: readonly string[];
 }
 
+/** Why a server could not start or connect, as a code the UI translates, with the server's own words. */
+export type ServerFailureCode =
+  /** The command is not on PATH (or the working folder does not exist). */
+  | 'command-not-found'
+  /** The command exists but cannot be run (a folder, no execute permission). */
+  | 'not-executable'
+  /** The process exited (or was killed) before the handshake finished. */
+  | 'exited'
+  /** The process ran but did not answer the handshake in time. */
+  | 'timed-out'
+  /** An HTTP server that cannot be reached. */
+  | 'unreachable'
+  /** An HTTP server that answered with an error status. */
+  | 'http-status'
+  /** A secret sealed by the desktop app, unreadable in this process. */
+  | 'sealed-secret'
+  | 'other';
+
+export interface ServerFailure {
+  code: ServerFailureCode;
+  /** English, leading with the server's own words; for the CLI, logs and older UIs. */
+  message: string;
+  command?: string | undefined;
+  /** command-not-found: a likely intended command, e.g. `npx` for `npxx`. */
+  suggestion?: string | undefined;
+  cwd?: string | undefined;
+  url?: string | undefined;
+  exitCode?: number | undefined;
+  signal?: string | undefined;
+  httpStatus?: number | undefined;
+  timeoutMs?: number | undefined;
+  /** The last lines the server wrote to stderr before failing, oldest first (secrets redacted). */
+  stderr?: readonly string[] | undefined;
+  /** The underlying library's message, kept for the curious; never what the UI leads with. */
+  detail?: string | undefined;
+}
+
 export interface ServerStatus {
   state: ConnectionState;
   protocolVersion?: string | undefined;
   era?: 'legacy' | 'modern' | undefined;
   serverInfo?: { name: string; version: string } | undefined;
   error?: string | undefined;
+  /** The structured form of `error` when the server failed to start or connect. */
+  failure?: ServerFailure | undefined;
   /** The last `roots/list` the server asked and what it was answered. */
   lastRootsRequest?: RootsAnswer | undefined;
   rootsRequestCount: number;

@@ -2,7 +2,7 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import { Client, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import type { ActivityEntry, ActivityKind, InboundLimitation, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
@@ -16,6 +16,7 @@ import type { ConfinedStdio } from './sandbox/confine-stdio.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
 import { SandboxSetupError } from './sandbox/sandbox-types.js';
 import { prepareStart, type PreparedStart } from './stdio-start.js';
+import { describeServerFailure } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
@@ -78,6 +79,7 @@ export class ServerConnection {
   private readonly session: RootsSession;
   /** The current start's sandbox (self-check, stderr reader), while it is enforced. */
   private confined: ConfinedStdio | undefined;
+  /** The current session's last stderr lines: a failure leads with the server's own words. */
   private stderrTail: string[] = [];
 
   constructor(
@@ -249,7 +251,7 @@ export class ServerConnection {
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
-    this.setStatus({ state: 'connecting', error: undefined, nextRetryAt: undefined });
+    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined });
     let prepared: PreparedStart;
     try {
       prepared = await prepareStart(this.record, transportConfig, exposure.folders, {
@@ -268,11 +270,11 @@ export class ServerConnection {
           this.addActivity('error', text);
           this.setStatus({ state: 'error', error: text, pid: undefined });
         } else {
-          this.fail(generation, text);
+          this.fail(generation, { code: 'other', message: text, detail: error.message });
         }
         return;
       }
-      this.fail(generation, `Cannot start: ${message(error)}`);
+      this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
       return;
     }
     if (generation !== this.generation) return;
@@ -303,10 +305,10 @@ export class ServerConnection {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
         this.addActivity('error', error.message);
-        this.setStatus({ state: 'error', error: error.message, pid: undefined });
+        this.setStatus({ state: 'error', error: error.message, failure: { code: 'sealed-secret', message: error.message }, pid: undefined });
         return;
       }
-      this.fail(generation, `Cannot start: ${message(error)}`);
+      this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
       return;
     }
     this.client = client;
@@ -339,8 +341,22 @@ export class ServerConnection {
       this.startedFolders = undefined;
       // This failure is reported once, as an error: the close it causes is not a second event.
       client.onclose = undefined;
-      void client.close().catch(() => undefined);
-      this.fail(generation, message(error));
+      // The child's last stderr lines may still be in the pipe; closing ends it. Capped: a stuck pipe
+      // must not hold the failure back.
+      await Promise.race([client.close().catch(() => undefined).then(() => streamEnded(built.stderr)), delay(1000)]);
+      if (generation !== this.generation) return;
+      const transport = this.record.transport;
+      this.fail(
+        generation,
+        describeServerFailure({
+          error,
+          transport: transport.type,
+          ...(transport.type === 'stdio' ? { command: transport.command, cwd: transport.cwd } : { url: transport.url }),
+          exit: built.exit?.(),
+          stderr: this.stderrTail,
+          timeoutMs: this.options.connectTimeoutMs ?? 20_000,
+        }),
+      );
       this.noteBlocked();
       return;
     }
@@ -395,9 +411,9 @@ export class ServerConnection {
     this.addActivity('error', `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`);
   }
 
-  private fail(generation: number, text: string): void {
-    this.addActivity('error', text);
-    this.setStatus({ state: 'error', error: text, pid: undefined });
+  private fail(generation: number, failure: ServerFailure): void {
+    this.addActivity('error', failure.message);
+    this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
     this.scheduleRetry(generation);
   }
 
@@ -460,6 +476,18 @@ export class ServerConnection {
     this.status = { ...this.status, ...patch };
     this.hooks.statusChanged(this.record.id);
   }
+}
+
+function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {
+  if (!stream || (stream as { readableEnded?: boolean }).readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function message(error: unknown): string {

@@ -2,6 +2,7 @@
 // environment with the user's variables merged over it, and their stderr is captured.
 import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { TransportConfig } from '../../shared/domain.js';
@@ -16,6 +17,7 @@ import { openTransport, type SecretCodec } from './secret-codec.js';
 export class InPlaceStdioClientTransport extends StdioClientTransport {
   /** Below-normal CPU priority for the child, set as soon as it runs (see BuildOptions.lowPriority). */
   lowPriority = false;
+  private child: ChildProcess | undefined;
 
   /**
    * Messages sent in the same tick leave in one write: the answers to a batch of requests wake the
@@ -32,12 +34,22 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
 
   override async start(): Promise<void> {
     await super.start();
+    // The SDK keeps its child private and reports its end without the exit code; hold on to the
+    // child so a failure can say "exited with code 1" (absent if the SDK renames the field).
+    this.child = (this as unknown as { _process?: ChildProcess })._process;
     if (!this.lowPriority || !this.pid) return;
     try {
       os.setPriority(this.pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
     } catch {
       // Not permitted here (some sandboxes): the server runs at normal priority, which only costs latency.
     }
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): { code: number | null; signal: string | null } | undefined {
+    const child = this.child;
+    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
+    return { code: child.exitCode, signal: child.signalCode };
   }
 }
 
@@ -59,6 +71,8 @@ export interface BuiltTransport {
   pid?: () => number | null;
   /** What reading this stdio server may cost (inbound-limits.ts): it says when it limits it. */
   inbound?: InboundLimiter | undefined;
+  /** Stdio only: the child's exit code or signal once it has ended. */
+  exit?: () => { code: number | null; signal: string | null } | undefined;
 }
 
 /**
@@ -78,7 +92,7 @@ export function buildTransport(sealedOrPlain: TransportConfig, secrets?: SecretC
     transport.lowPriority = options.lowPriority ?? false;
     const inbound = new InboundLimiter();
     inbound.install(transport);
-    return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound };
+    return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit };
   }
   const url = new URL(config.url);
   const headers = config.headers;

@@ -12,6 +12,7 @@ import { PencilIcon, RefreshIcon, TrashIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import { ProxySessions } from './proxy-sessions.js';
 import { ServerFacts } from './server-facts.js';
+import { ServerFailureCallout } from './server-failure-callout.js';
 import { StatusBadge } from './status-badge.js';
 import { Switch } from './switch.js';
 import { UseWithButton } from './use-with-button.js';
@@ -75,11 +76,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
         </div>
       </header>
       <InlineError error={reconnect.error} onDismiss={reconnect.clearError} />
-      {server.status.error && (
-        <div className="callout callout--danger" role="status">
-          <strong>{t('servers.lastError')}</strong> <span className="mono">{server.status.error}</span>
-        </div>
-      )}
+      <ServerFailureCallout server={server} />
 
       <div className="server-detail__switches">
         <div className="switch-row">
