@@ -133,6 +133,8 @@ export const contract = {
       .strict(),
     result: returns<ImportPreviewView>(),
   },
+  /** A pasted `mcpServers` / `servers` snippet (or one entry), previewed as `import.preview` would a file. */
+  'import.snippet': { input: z.object({ text: z.string().min(1).max(1_000_000) }).strict(), result: returns<ImportPreviewView>() },
   /** Imports the chosen candidates of the host's last preview, re-reading its files. Grants nothing. */
   'import.apply': {
     input: z

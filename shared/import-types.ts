@@ -16,11 +16,14 @@ export const HOST_LABELS: Record<HostKind, string> = {
   'claude-code': 'Claude Code',
 };
 
+/** Where a pasted snippet's candidates say they come from, in place of a file path. */
+export const PASTED_SOURCE = 'pasted text';
+
 export interface ImportSourceView {
   host: HostKind;
   path: string;
-  /** Found in the host's user config, in a workspace folder, or picked by the person. */
-  scope: 'user' | 'workspace' | 'picked';
+  /** Found in the host's user config, in a workspace folder, picked by the person, or pasted. */
+  scope: 'user' | 'workspace' | 'picked' | 'pasted';
   /** Why the file could not be read or parsed; its candidates are then missing. */
   error?: HostError | undefined;
 }

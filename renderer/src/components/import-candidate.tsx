@@ -2,7 +2,7 @@
 // shown exactly as written; one that stays empty is imported as written and the server starts off.
 // A candidate that cannot be taken stays visible, unticked, with the reason.
 import { useId } from 'react';
-import type { ImportCandidateView, ImportPreviewView } from '../../../shared/import-types.js';
+import { PASTED_SOURCE, type ImportCandidateView, type ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { nameProblem, variableFields, type ImportChoices, type VariableField } from './import-choices.js';
@@ -23,7 +23,8 @@ export function ImportCandidateRow({ candidate, preview, choices, onChange }: Im
   const problem = nameProblem(preview, choices, candidate.key);
   const fields = variableFields(candidate);
   const unfilled = fields.filter((field) => (choices.values[field.variable] ?? '') === '');
-  const host = HOST_LABELS[candidate.host];
+  // A pasted snippet is read with a host's rules, but it came from the clipboard, not that host.
+  const host = candidate.source === PASTED_SOURCE ? t('import.pastedConfig') : HOST_LABELS[candidate.host];
 
   const setChecked = (on: boolean) => {
     const next = new Set(choices.checked);

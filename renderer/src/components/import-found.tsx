@@ -97,8 +97,8 @@ function SourceItem({ source }: { source: ImportSourceView }) {
   return (
     <li className="import-source">
       <div className="import-source__line">
-        <span className="import-source__host">{HOST_LABELS[source.host]}</span>
-        <span className="badge badge--neutral">{scope}</span>
+        <span className="import-source__host">{source.scope === 'pasted' ? t('import.pastedConfig') : HOST_LABELS[source.host]}</span>
+        {source.scope !== 'pasted' && <span className="badge badge--neutral">{scope}</span>}
         <span className="import-path mono">{source.path}</span>
       </div>
       <InlineError error={source.error} />

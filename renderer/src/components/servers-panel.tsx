@@ -1,5 +1,6 @@
 // The Servers screen: the list with live states on the left, the chosen server on the right.
 import { useState } from 'react';
+import type { ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { EmptyState } from './empty-state.js';
@@ -16,6 +17,8 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
   const [form, setForm] = useState<{ mode: 'add' } | { mode: 'edit'; serverId: string } | undefined>();
   // Here, not in the button: the empty state that holds the button goes away as the import lands.
   const [importing, setImporting] = useState(false);
+  // A config pasted into the Add form that the form cannot take alone: imported from its preview.
+  const [pasted, setPasted] = useState<ImportPreviewView | undefined>();
   // Fall back to the first server when the chosen one was removed (or nothing was chosen yet).
   const selected = servers.find((server) => server.id === selectedId) ?? servers[0];
   const editing = form?.mode === 'edit' ? servers.find((server) => server.id === form.serverId) : undefined;
@@ -66,7 +69,15 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
           )}
         </div>
       )}
-      <ImportDialog open={importing} onClose={() => setImporting(false)} onImported={onSelect} />
+      <ImportDialog
+        open={importing}
+        initial={pasted}
+        onClose={() => {
+          setImporting(false);
+          setPasted(undefined);
+        }}
+        onImported={onSelect}
+      />
       <ServerFormDialog
         open={form !== undefined && (form.mode === 'add' || editing !== undefined)}
         server={editing}
@@ -74,6 +85,11 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
         onSaved={(serverId) => {
           setForm(undefined);
           onSelect(serverId);
+        }}
+        onSnippet={(preview) => {
+          setForm(undefined);
+          setPasted(preview);
+          setImporting(true);
         }}
       />
     </section>

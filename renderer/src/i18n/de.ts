@@ -209,7 +209,7 @@ export const de: Dictionary = {
   'form.kindStdioHelp': 'Die App startet das Programm und spricht über stdin/stdout mit ihm.',
   'form.kindHttpHelp': 'Die App verbindet sich mit einem Server, der bereits läuft.',
   'form.command': 'Befehl',
-  'form.commandHint': 'Das zu startende Programm, z. B. npx, node oder uvx.',
+  'form.commandHint': 'Das zu startende Programm, z. B. npx, node oder uvx. Eine hier eingefügte ganze Befehlszeile wird für dich aufgeteilt.',
   'form.commandRequired': 'Gib den Befehl ein, der den Server startet.',
   'form.args': 'Argumente',
   'form.argsHint': 'Ein Argument pro Zeile; keine Anführungszeichen nötig.',
@@ -413,4 +413,16 @@ export const de: Dictionary = {
   'failure.other': 'Er hat die Verbindung vor dem Abschluss des Handshakes geschlossen.',
   'failure.serverSaid': 'Seine letzten Worte auf stderr',
   'failure.detail': 'Technische Details',
+
+  'form.pasteHint': 'Tipp: Füge eine ganze Befehlszeile in „Befehl“ ein oder eine JSON-Konfiguration („mcpServers“ oder „servers“) irgendwo hier.',
+  'form.snippetFilled': 'Aus der eingefügten Konfiguration ausgefüllt. Prüfe sie und füge dann den Server hinzu.',
+  'form.splitDone': { one: 'Befehlszeile aufgeteilt: {command} mit {count} Argument.', other: 'Befehlszeile aufgeteilt: {command} mit {count} Argumenten.' },
+  'form.splitEnv': { one: 'Die Variable {names} steht jetzt bei den Umgebungsvariablen ({count}).', other: 'Die Variablen {names} stehen jetzt bei den Umgebungsvariablen ({count}).' },
+  'form.splitWords': 'Der Befehl und seine Argumente',
+  'form.splitUndo': 'Rückgängig',
+  'form.splitOffer': 'Das sieht nach einer ganzen Befehlszeile aus, nicht nur nach einem Programm.',
+  'form.splitButton': 'In Befehl und Argumente aufteilen',
+  'form.splitOperators': 'Ein Server wird ohne Shell gestartet, daher geht {operators} hier nicht. Behalte nur den Befehl und seine Argumente.',
+
+  'import.pastedConfig': 'der eingefügten Konfiguration',
 };

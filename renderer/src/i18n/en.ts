@@ -207,7 +207,7 @@ export const en = {
   'form.kindStdioHelp': 'The app starts the program and talks to it over stdin/stdout.',
   'form.kindHttpHelp': 'The app connects to a server that is already running.',
   'form.command': 'Command',
-  'form.commandHint': 'The program to start, e.g. npx, node or uvx.',
+  'form.commandHint': 'The program to start, e.g. npx, node or uvx. A whole command line pasted here is split for you.',
   'form.commandRequired': 'Enter the command that starts the server.',
   'form.args': 'Arguments',
   'form.argsHint': 'One argument per line; no quoting needed.',
@@ -411,4 +411,16 @@ export const en = {
   'failure.other': 'It closed the connection before the handshake finished.',
   'failure.serverSaid': 'Its last words on stderr',
   'failure.detail': 'Technical detail',
+
+  'form.pasteHint': 'Tip: paste a whole command line into Command, or a JSON config ("mcpServers" or "servers") anywhere here.',
+  'form.snippetFilled': 'Filled in from the pasted config. Check it, then add the server.',
+  'form.splitDone': { one: 'Split the command line: {command} with {count} argument.', other: 'Split the command line: {command} with {count} arguments.' },
+  'form.splitEnv': { one: 'The variable {names} went to the environment variables ({count}).', other: 'The variables {names} went to the environment variables ({count}).' },
+  'form.splitWords': 'The command and its arguments',
+  'form.splitUndo': 'Undo',
+  'form.splitOffer': 'This looks like a whole command line, not just a program.',
+  'form.splitButton': 'Split into command and arguments',
+  'form.splitOperators': 'A server is started without a shell, so {operators} cannot be used here. Keep only the command and its arguments.',
+
+  'import.pastedConfig': 'the pasted config',
 } as const;

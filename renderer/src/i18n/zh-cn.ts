@@ -209,7 +209,7 @@ export const zhCN: Dictionary = {
   'form.kindStdioHelp': '本应用启动该程序，并通过标准输入/输出与其通信。',
   'form.kindHttpHelp': '本应用连接到一个已在运行的服务器。',
   'form.command': '命令',
-  'form.commandHint': '要启动的程序，例如 npx、node 或 uvx。',
+  'form.commandHint': '要启动的程序，例如 npx、node 或 uvx。粘贴到这里的整条命令行会被自动拆分。',
   'form.commandRequired': '请输入启动服务器的命令。',
   'form.args': '参数',
   'form.argsHint': '每行一个参数，无需加引号。',
@@ -413,4 +413,16 @@ export const zhCN: Dictionary = {
   'failure.other': '它在握手完成前关闭了连接。',
   'failure.serverSaid': '它在 stderr 上的最后输出',
   'failure.detail': '技术细节',
+
+  'form.pasteHint': '提示：可以把整条命令行粘贴到“命令”中，或把 JSON 配置（“mcpServers”或“servers”）粘贴到这里的任意位置。',
+  'form.snippetFilled': '已根据粘贴的配置填写。请检查后再添加服务器。',
+  'form.splitDone': { other: '已拆分命令行：{command}，带 {count} 个参数。' },
+  'form.splitEnv': { other: '变量 {names} 已移到环境变量中（{count} 个）。' },
+  'form.splitWords': '命令及其参数',
+  'form.splitUndo': '撤销',
+  'form.splitOffer': '这看起来是整条命令行，而不只是一个程序。',
+  'form.splitButton': '拆分为命令和参数',
+  'form.splitOperators': '服务器不通过 shell 启动，因此这里不能使用 {operators}。只保留命令及其参数。',
+
+  'import.pastedConfig': '粘贴的配置',
 };
