@@ -102,7 +102,7 @@ describe('screens in light and dark', () => {
       await page.keyboard.press('Escape');
       await form.waitFor({ state: 'detached' });
 
-      await page.getByRole('region', { name: 'Folder request from everything' }).getByRole('button', { name: 'Choose folders…' }).click();
+      await page.getByRole('group', { name: 'Folder request from everything' }).getByRole('button', { name: 'Choose folders…' }).click();
       const consent = page.getByRole('dialog', { name: 'Share folders with everything' });
       await consent.getByRole('checkbox', { name: /website/ }).check();
       await capture('consent-dialog', scheme);

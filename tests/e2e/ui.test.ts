@@ -158,7 +158,7 @@ describe('browser UI', () => {
 
     const everything = await host.addServer({ name: 'everything', transport: everythingServer(), enabled: true, sharing: true });
     await waitConnected(host, everything.id);
-    const banner = page.getByRole('region', { name: 'Folder request from everything' });
+    const banner = page.getByRole('group', { name: 'Folder request from everything' });
     await banner.waitFor({ timeout: 10_000 });
 
     await banner.getByRole('button', { name: 'Choose folders…' }).click();
@@ -174,7 +174,7 @@ describe('browser UI', () => {
 
     const filesystem = await host.addServer({ name: 'filesystem', transport: filesystemServer(), enabled: true, sharing: true });
     await waitConnected(host, filesystem.id);
-    const fsBanner = page.getByRole('region', { name: 'Folder request from filesystem' });
+    const fsBanner = page.getByRole('group', { name: 'Folder request from filesystem' });
     await fsBanner.getByRole('button', { name: 'Not now' }).click();
     await fsBanner.waitFor({ state: 'detached' });
     expect(host.getState().consentRequests).toEqual([]);

@@ -9,7 +9,7 @@ import { useAppliedTheme } from '../use-theme.js';
 import { AccessPanel } from './access-panel.js';
 import { AppTabs, type TabId, type TabInfo } from './app-tabs.js';
 import { ConnectionBanner } from './connection-banner.js';
-import { ConsentBanner } from './consent-banner.js';
+import { ConsentSummary } from './consent-summary.js';
 import { FolderIcon, GridIcon, ServerIcon, ShieldIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import { NoticeList } from './notice-list.js';
@@ -105,9 +105,7 @@ function Workspace() {
       <section className="app__alerts" aria-label={t('app.alerts')}>
         <ConnectionBanner />
         <div aria-live="polite" className="app__consent">
-          {consent.map((request) => (
-            <ConsentBanner key={request.id} request={request} server={serversById.get(request.serverId)} />
-          ))}
+          <ConsentSummary requests={consent} serversById={serversById} />
         </div>
         <NoticeList />
       </section>

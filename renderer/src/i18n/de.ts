@@ -425,4 +425,15 @@ export const de: Dictionary = {
   'form.splitOperators': 'Ein Server wird ohne Shell gestartet, daher geht {operators} hier nicht. Behalte nur den Befehl und seine Argumente.',
 
   'import.pastedConfig': 'der eingefügten Konfiguration',
+
+  'consent.summaryLabel': 'Ordneranfragen',
+  'consent.summaryMany': { one: '{count} Server hat nach Ordnern gefragt', other: '{count} Server haben nach Ordnern gefragt' },
+  'consent.summaryBody': 'Mit keinem ist etwas geteilt, also hat jeder „keine“ als Antwort bekommen. Wähle, was jeder sehen darf, oder lass die, die ohne Dateien auskommen, nicht mehr fragen.',
+  'consent.names': { one: '{names} und {count} weiterer', other: '{names} und {count} weitere' },
+  'consent.review': 'Ansehen',
+  'consent.hideList': 'Ausblenden',
+  'consent.dontAsk': 'Nicht mehr fragen',
+  'consent.noFiles': 'Kommt ohne Dateien aus?',
+  'consent.sharingOff': 'Freigabe ausschalten',
+  'consent.askedAt': 'fragte {when}',
 };

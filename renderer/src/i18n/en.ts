@@ -423,4 +423,15 @@ export const en = {
   'form.splitOperators': 'A server is started without a shell, so {operators} cannot be used here. Keep only the command and its arguments.',
 
   'import.pastedConfig': 'the pasted config',
+
+  'consent.summaryLabel': 'Folder requests',
+  'consent.summaryMany': { one: '{count} server asked for folders', other: '{count} servers asked for folders' },
+  'consent.summaryBody': 'None are shared with them, so each was told “none”. Choose what each may see, or let the ones that work without files stop asking.',
+  'consent.names': { one: '{names} and {count} more', other: '{names} and {count} more' },
+  'consent.review': 'Review',
+  'consent.hideList': 'Hide',
+  'consent.dontAsk': 'Don’t ask again',
+  'consent.noFiles': 'Works without files?',
+  'consent.sharingOff': 'Turn sharing off',
+  'consent.askedAt': 'asked {when}',
 } as const;

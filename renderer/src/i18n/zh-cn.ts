@@ -425,4 +425,15 @@ export const zhCN: Dictionary = {
   'form.splitOperators': '服务器不通过 shell 启动，因此这里不能使用 {operators}。只保留命令及其参数。',
 
   'import.pastedConfig': '粘贴的配置',
+
+  'consent.summaryLabel': '文件夹请求',
+  'consent.summaryMany': { other: '{count} 个服务器请求访问文件夹' },
+  'consent.summaryBody': '它们都没有共享任何文件夹，所以都收到了“无”。请为每个服务器选择可以查看的内容，或者让不需要文件的服务器不再询问。',
+  'consent.names': { other: '{names} 等另外 {count} 个' },
+  'consent.review': '查看',
+  'consent.hideList': '收起',
+  'consent.dontAsk': '不再询问',
+  'consent.noFiles': '不需要文件？',
+  'consent.sharingOff': '关闭共享',
+  'consent.askedAt': '{when}请求',
 };
