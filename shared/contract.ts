@@ -70,6 +70,27 @@ const useWithInput = z
   .refine((input) => input.project === undefined || input.host === 'claude-code', 'project is for claude-code only.')
   .refine((input) => input.project === undefined || input.workspace === undefined, 'project is in ~/.claude.json, not a workspace.');
 
+/** One folder's subfolders, for a folder picker where the OS dialog is out of reach (a browser). */
+export interface FolderListing {
+  /** Absolute, `~` expanded. */
+  path: string;
+  /** Absent at the top of the disk. */
+  parent?: string | undefined;
+  home: string;
+  entries: FolderEntry[];
+  /** More subfolders than are listed. */
+  truncated: boolean;
+}
+
+export interface FolderEntry {
+  name: string;
+  path: string;
+  /** A dot-folder. */
+  hidden: boolean;
+  /** A symbolic link to a folder. */
+  link: boolean;
+}
+
 export interface AddRootsResult {
   added: RootView[];
   failed: { input: string; code: string; message: string }[];
@@ -82,6 +103,11 @@ export const contract = {
     result: returns<AddRootsResult>(),
   },
   'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<null>() },
+  /** The subfolders of `path` (default: home; `~` expands), for picking folders without the OS dialog. */
+  'folders.list': {
+    input: z.object({ path: pathText.optional(), showHidden: z.boolean().optional() }).strict(),
+    result: returns<FolderListing>(),
+  },
   /** The user confirms a root whose folder now resolves elsewhere (swapped for a symlink). */
   'roots.acceptTarget': { input: z.object({ rootId: id }).strict(), result: returns<RootView>() },
   /** Re-probe now; without rootIds, every root. */

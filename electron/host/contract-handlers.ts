@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { contract, isChannel, type Channel, type ChannelResult, type ParsedInput } from '../../shared/contract.js';
 import { fail, ok, toHostError, type Result } from '../../shared/result.js';
+import { expandHome, listFolders } from './folder-listing.js';
 import type { RootsHost } from './roots-host.js';
 
 export type ChannelHandler<C extends Channel> = (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
@@ -16,8 +17,10 @@ export type ContractHandlers = { [C in Channel]: ChannelHandler<C> };
 
 export const hostHandlers = {
   'state.get': (host) => host.getState(),
-  'roots.add': (host, { paths }) => host.addRoots(paths),
+  // `~` as people type it; the host's own checks (absolute, canonical) follow.
+  'roots.add': (host, { paths }) => host.addRoots(paths.map((input) => expandHome(input))),
   'roots.remove': async (host, { rootIds }) => (await host.removeRoots(rootIds), null),
+  'folders.list': (_host, input) => listFolders(input),
   'roots.acceptTarget': (host, { rootId }) => host.acceptRootTarget(rootId),
   'roots.recheck': (host, { rootIds }) => (host.recheck(rootIds), null),
   'roots.rename': async (host, { rootId, name }) => (await host.renameRoot(rootId, name), null),
