@@ -246,8 +246,12 @@ describe('browser UI', () => {
     await page.keyboard.press('ArrowRight');
     expect(await page.getByRole('tab', { name: 'Access' }).getAttribute('aria-selected')).toBe('true');
 
-    // The grid is one Tab stop after the filter field; arrows move, Space toggles.
+    // The grid is one Tab stop after the toolbar (filters, sort, shared only); arrows move, Space toggles.
     await page.getByLabel('Filter folders').focus();
+    for (const next of ['Filter servers', 'Sort', 'Shared only']) {
+      await page.keyboard.press('Tab');
+      expect(await page.getByLabel(next).evaluate((element) => element === document.activeElement), next).toBe(true);
+    }
     await page.keyboard.press('Tab');
     const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
     expect(await focusedLabel()).toBe('Share alpha with one');

@@ -2,7 +2,7 @@
 // (default deny); this asks the person what each should see. One summary however many asked, so
 // eight requests never push the screen away: a single request shows its actions at once, several
 // are listed (collapsed beyond two) under "N servers asked for folders".
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { ConsentRequest, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
@@ -23,16 +23,37 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
   const name = (request: ConsentRequest) => serversById.get(request.serverId)?.name ?? t('consent.unknownServer');
   const single = requests.length === 1 ? requests[0] : undefined;
   const open = requests.length <= SHOWN_OPEN || expanded;
+
   const names = requests.slice(0, NAMED).map(name).join(', ');
+  if (single) {
+    // One request: its actions beside its words, one compact banner.
+    return (
+      <section className="banner banner--consent consent-summary" aria-label={t('consent.summaryLabel')} data-testid="consent-summary">
+        <ShieldIcon className="banner__icon" size={20} />
+        <div className="banner__body">
+          <ConsentItem
+            request={single}
+            server={serversById.get(single.serverId)}
+            headline={
+              <>
+                <p className="banner__title">{t('consent.title', { name: name(single) })}</p>
+                <p className="banner__text">{t('consent.body')}</p>
+              </>
+            }
+          />
+        </div>
+      </section>
+    );
+  }
   return (
     <section className="banner banner--consent consent-summary" aria-label={t('consent.summaryLabel')} data-testid="consent-summary">
       <ShieldIcon className="banner__icon" size={20} />
       <div className="banner__body">
         <div className="consent-summary__top">
           <div className="consent-summary__headline">
-            <p className="banner__title">{single ? t('consent.title', { name: name(single) }) : t('consent.summaryMany', { count: requests.length })}</p>
+            <p className="banner__title">{t('consent.summaryMany', { count: requests.length })}</p>
             <p className="banner__text">
-              {single ? t('consent.body') : t('consent.summaryBody')}
+              {t('consent.summaryBody')}
               {!open && <span className="consent-summary__names"> {requests.length > NAMED ? t('consent.names', { names, count: requests.length - NAMED }) : names}</span>}
             </p>
           </div>
@@ -45,7 +66,9 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
         {open && (
           <ul id={listId} className="consent-summary__list">
             {requests.map((request) => (
-              <ConsentItem key={request.id} request={request} server={serversById.get(request.serverId)} showName={!single} />
+              <li key={request.id} className="consent-item">
+                <ConsentItem request={request} server={serversById.get(request.serverId)} />
+              </li>
             ))}
           </ul>
         )}
@@ -54,7 +77,8 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
   );
 }
 
-function ConsentItem({ request, server, showName }: { request: ConsentRequest; server: ServerView | undefined; showName: boolean }) {
+/** One server's request and its answers. `headline`: the words of a lone request, in place of the name. */
+function ConsentItem({ request, server, headline }: { request: ConsentRequest; server: ServerView | undefined; headline?: ReactNode }) {
   const { t, formatRelative } = useI18n();
   const now = useNow(10_000);
   const dismiss = useCommand('consent.dismiss');
@@ -65,11 +89,16 @@ function ConsentItem({ request, server, showName }: { request: ConsentRequest; s
   const error = dismiss.error ?? quiet.error ?? sharingOff.error;
   const busy = dismiss.pending || quiet.pending || sharingOff.pending;
   return (
-    <li className="consent-item">
-      <div className="consent-item__group" role="group" aria-label={t('consent.regionLabel', { name })}>
+    <div className="consent-item__group" role="group" aria-label={t('consent.regionLabel', { name })}>
       <div className="consent-item__main">
-        {showName && <span className="consent-item__name">{name}</span>}
-        <span className="muted consent-item__when">{t('consent.askedAt', { when: formatRelative(request.at, now) })}</span>
+        {headline ? (
+          <div className="consent-summary__headline">{headline}</div>
+        ) : (
+          <>
+            <span className="consent-item__name">{name}</span>
+            <span className="muted consent-item__when">{t('consent.askedAt', { when: formatRelative(request.at, now) })}</span>
+          </>
+        )}
         <span className="consent-item__actions">
           <button type="button" className="button button--primary button--compact" onClick={() => setChoosing(true)} disabled={!server} aria-haspopup="dialog">
             {t('consent.choose')}
@@ -101,8 +130,7 @@ function ConsentItem({ request, server, showName }: { request: ConsentRequest; s
           sharingOff.clearError();
         }}
       />
-      </div>
       {server && <ConsentDialog open={choosing} server={server} onClose={() => setChoosing(false)} />}
-    </li>
+    </div>
   );
 }

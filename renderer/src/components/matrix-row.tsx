@@ -7,10 +7,16 @@ import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
 import { accessReasonText } from './access-reason.js';
 import { GrantToggle, type GrantLook } from './grant-toggle.js';
+import { clipAround, Highlighted } from './highlighted.js';
 import { cellKey } from './matrix-navigation.js';
+import type { FilterMatch } from './matrix-view.js';
 
 export interface MatrixRowProps {
   root: RootView;
+  /** Where the folder filter matched: highlighted, and a match in the path shows the path. */
+  match?: FilterMatch | undefined;
+  /** Tells this folder from others of the same name. */
+  hint?: string | undefined;
   row: number;
   servers: ServerView[];
   grants: GrantIndex;
@@ -23,7 +29,7 @@ export interface MatrixRowProps {
   onSelect(rootId: string, selected: boolean): void;
 }
 
-export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
+export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
   const { t } = useI18n();
   const reachable = root.access.state === 'ok';
   return (
@@ -39,8 +45,17 @@ export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, s
           onChange={(event) => onSelect(root.id, event.target.checked)}
         />
         <span className={`dot dot--${accessTone[root.access.state]}`} aria-hidden="true" />
-        <span className="matrix__rootname" title={`${root.name}\n${root.path}`}>
-          {root.name}
+        <span className="matrix__rootlabel" title={`${root.name}\n${root.path}`}>
+          <span className="matrix__rootname">
+            <Highlighted text={root.name} match={match?.field === 'name' ? match : undefined} />
+          </span>
+          {match?.field === 'path' ? (
+            <span className="matrix__roothint mono">
+              <Highlighted {...clipAround(root.path, match)} />
+            </span>
+          ) : (
+            hint && <span className="matrix__roothint mono">{hint}</span>
+          )}
         </span>
         {!reachable && root.access.state !== 'checking' && (
           <span className={`matrix__rootstate matrix__rootstate--${accessTone[root.access.state]}`} title={accessReasonText(t, root.access)}>

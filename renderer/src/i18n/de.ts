@@ -453,4 +453,21 @@ export const de: Dictionary = {
   'browse.addThis': 'Diesen Ordner hinzufügen',
   'browse.addPicked': { one: '{count} angehakten Ordner hinzufügen', other: '{count} angehakte Ordner hinzufügen' },
   'roots.browseBrowser': 'Durchsuchen…',
+
+  'matrix.serverFilterLabel': 'Server filtern',
+  'matrix.serverFilterPlaceholder': 'Server filtern',
+  'matrix.sharedOnly': 'Nur geteilte',
+  'matrix.showing': 'Zu sehen: {roots} von {totalRoots} Ordnern und {servers} von {totalServers} Servern.',
+  'matrix.noShared': 'Keiner dieser Ordner ist mit den gezeigten Servern geteilt.',
+  'matrix.noRows': 'Keine Ordner zu zeigen.',
+  'matrix.noServerMatch': 'Kein Server passt zu „{filter}“.',
+  'sort.label': 'Sortieren',
+  'sort.added': 'Wie hinzugefügt',
+  'sort.name': 'Name',
+  'sort.path': 'Pfad',
+  'sort.shared': 'Am meisten geteilt',
+  'sort.problems': 'Probleme zuerst',
+
+  'roots.searchLabel': 'Ordner suchen',
+  'roots.showing': { one: '{shown} von {count} Ordner', other: '{shown} von {count} Ordnern' },
 };

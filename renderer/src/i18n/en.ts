@@ -451,4 +451,21 @@ export const en = {
   'browse.addThis': 'Add this folder',
   'browse.addPicked': { one: 'Add {count} ticked folder', other: 'Add {count} ticked folders' },
   'roots.browseBrowser': 'Browse…',
+
+  'matrix.serverFilterLabel': 'Filter servers',
+  'matrix.serverFilterPlaceholder': 'Filter servers',
+  'matrix.sharedOnly': 'Shared only',
+  'matrix.showing': 'Showing {roots} of {totalRoots} folders and {servers} of {totalServers} servers.',
+  'matrix.noShared': 'None of these folders is shared with the servers shown.',
+  'matrix.noRows': 'No folders to show.',
+  'matrix.noServerMatch': 'No server matches “{filter}”.',
+  'sort.label': 'Sort',
+  'sort.added': 'As added',
+  'sort.name': 'Name',
+  'sort.path': 'Path',
+  'sort.shared': 'Most shared',
+  'sort.problems': 'Problems first',
+
+  'roots.searchLabel': 'Search folders',
+  'roots.showing': { one: '{shown} of {count} folder', other: '{shown} of {count} folders' },
 } as const;

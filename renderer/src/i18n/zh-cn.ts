@@ -453,4 +453,21 @@ export const zhCN: Dictionary = {
   'browse.addThis': '添加当前文件夹',
   'browse.addPicked': { other: '添加 {count} 个已勾选的文件夹' },
   'roots.browseBrowser': '浏览…',
+
+  'matrix.serverFilterLabel': '筛选服务器',
+  'matrix.serverFilterPlaceholder': '筛选服务器',
+  'matrix.sharedOnly': '仅已共享',
+  'matrix.showing': '显示 {totalRoots} 个文件夹中的 {roots} 个，{totalServers} 个服务器中的 {servers} 个。',
+  'matrix.noShared': '这些文件夹都没有与所显示的服务器共享。',
+  'matrix.noRows': '没有可显示的文件夹。',
+  'matrix.noServerMatch': '没有与“{filter}”匹配的服务器。',
+  'sort.label': '排序',
+  'sort.added': '按添加顺序',
+  'sort.name': '名称',
+  'sort.path': '路径',
+  'sort.shared': '共享最多',
+  'sort.problems': '问题优先',
+
+  'roots.searchLabel': '搜索文件夹',
+  'roots.showing': { other: '{count} 个文件夹中的 {shown} 个' },
 };
