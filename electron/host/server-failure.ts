@@ -42,6 +42,13 @@ export function describeServerFailure(facts: FailureFacts): ServerFailure {
     if ((errno === 'EACCES' || errno === 'EISDIR' || errno === 'ENOEXEC') && isSpawnError(facts.error)) {
       return { code: 'not-executable', message: `cannot run ${command}: it is not a program this user may run`, command, detail };
     }
+    // Under bubblewrap the spawn succeeds (bwrap runs) and bwrap reports the missing program itself.
+    const bwrap = stderr.map((line) => /^bwrap: execvp (.+): (No such file or directory|Permission denied)$/.exec(line)).find(Boolean);
+    if (bwrap) {
+      if (bwrap[2] === 'Permission denied') return { code: 'not-executable', message: `cannot run ${command}: it is not a program this user may run`, command, detail };
+      const suggestion = suggestCommand(command);
+      return { code: 'command-not-found', message: `command not found: ${command}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`, command, suggestion, detail };
+    }
     if (facts.exit && (facts.exit.code !== null || facts.exit.signal !== null)) {
       const how = facts.exit.code !== null ? `exited with code ${facts.exit.code}` : `was stopped by ${facts.exit.signal}`;
       return {

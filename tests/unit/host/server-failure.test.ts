@@ -38,6 +38,12 @@ describe('describeServerFailure', () => {
     expect(failure.message).toBe('command not found: no-such-mcp-server, or the working folder /no/such/folder does not exist');
   });
 
+  it('reads bubblewrap’s own report of a missing program (a sandboxed server)', () => {
+    // What bwrap 0.x prints, as run here: `bwrap --ro-bind / / npxx`.
+    const failure = describeServerFailure({ error: PROBE_CLOSED, transport: 'stdio', command: 'npxx', exit: { code: 1, signal: null }, stderr: ['bwrap: execvp npxx: No such file or directory'] });
+    expect(failure).toMatchObject({ code: 'command-not-found', suggestion: 'npx', message: 'command not found: npxx (did you mean npx?)' });
+  });
+
   it('says a folder is not a program', async () => {
     const failure = describeServerFailure({ error: await spawnError(os.tmpdir()), transport: 'stdio', command: os.tmpdir() });
     expect(failure.code).toBe('not-executable');
