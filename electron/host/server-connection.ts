@@ -52,6 +52,20 @@ export interface ConnectionOptions {
   sandboxSupport?: SandboxSupport;
 }
 
+/**
+ * What a session knows, emptied when a new one starts or the server is switched off: an old
+ * session's protocol, answer and counts are not this one's (after sharing is turned off, "answered
+ * 4 folders" would be false), and a disabled server has no session at all.
+ */
+const NO_SESSION = {
+  protocolVersion: undefined,
+  era: undefined,
+  serverInfo: undefined,
+  lastRootsRequest: undefined,
+  rootsRequestCount: 0,
+  listChangedCount: 0,
+} as const satisfies Partial<ServerStatus>;
+
 const MAX_STDERR_LINE = 2000;
 /** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
 const STDERR_TAIL = 40;
@@ -148,6 +162,7 @@ export class ServerConnection {
       state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,
       pid: undefined,
+      ...(this.record.enabled ? {} : { ...NO_SESSION, error: undefined, failure: undefined }),
     });
   }
 
@@ -251,7 +266,7 @@ export class ServerConnection {
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
-    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined });
+    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, ...NO_SESSION });
     let prepared: PreparedStart;
     try {
       prepared = await prepareStart(this.record, transportConfig, exposure.folders, {

@@ -23,6 +23,11 @@ export interface UiSession {
   configDir: string;
   /** Page errors and console errors seen since the last check; a test may read them, never ignore them. */
   readonly problems: string[];
+  /**
+   * Takes the problems a test caused on purpose (the host going away makes the browser log failed
+   * WebSocket connections): returns them so the test asserts they happened; any others still fail it.
+   */
+  expectProblems(pattern: RegExp): string[];
   close(): Promise<void>;
 }
 
@@ -42,13 +47,26 @@ function failOnProblems(when: string): void {
 afterEach(() => failOnProblems('during this test'));
 afterAll(() => failOnProblems('after the last test'));
 
-export async function startUiSession(options: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
+export interface UiSessionOptions {
+  locale?: string;
+  viewport?: { width: number; height: number };
+  /** How fast a failing server is retried (the default backoff reaches 30 s). */
+  reconnectDelaysMs?: readonly number[];
+  /** Clipboard access for the page (Copy buttons). */
+  clipboard?: boolean;
+}
+
+export async function startUiSession(options: UiSessionOptions = {}): Promise<UiSession> {
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
     throw new Error(`No built renderer in ${rendererDir}: run \`npm run build:renderer\` first (test:e2e does).`);
   }
   const configDir = tempDir('mcp-roots-ui-config-');
   // Fast probes so a deleted folder shows up within the test's patience.
-  const host = new RootsHost({ configDir, stateThrottleMs: 20 });
+  const host = new RootsHost({
+    configDir,
+    stateThrottleMs: 20,
+    ...(options.reconnectDelaysMs ? { connection: { reconnectDelaysMs: options.reconnectDelaysMs } } : {}),
+  });
   await host.start();
   const serve = await startServeServer({ host, port: 0, rendererDir });
   const browser = await chromium.launch({
@@ -61,6 +79,7 @@ export async function startUiSession(options: { locale?: string; viewport?: { wi
     colorScheme: 'light',
     reducedMotion: 'reduce',
   });
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -77,6 +96,11 @@ export async function startUiSession(options: { locale?: string; viewport?: { wi
     page,
     configDir,
     problems,
+    expectProblems(pattern) {
+      const expected = problems.filter((problem) => pattern.test(problem));
+      problems.splice(0, problems.length, ...problems.filter((problem) => !pattern.test(problem)));
+      return expected;
+    },
     async close() {
       session.closed = true;
       await browser.close().catch(() => {});

@@ -79,6 +79,7 @@ describe('pasted into the form', () => {
     disabledInHost: false,
     importable: true,
     notes: [],
+    argumentFolders: [],
   });
 
   it('one pasted server without secrets fills the form, keeping a typed name', () => {

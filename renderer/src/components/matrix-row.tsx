@@ -2,6 +2,7 @@
 import { memo } from 'react';
 import type { RootView, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useLive } from '../use-live.js';
 import type { GrantIndex } from '../grant-index.js';
 import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
@@ -31,6 +32,7 @@ export interface MatrixRowProps {
 
 export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
   const { t } = useI18n();
+  const live = useLive();
   const reachable = root.access.state === 'ok';
   return (
     <div role="row" aria-rowindex={row + 1} className={`matrix__row${selected ? ' matrix__row--selected' : ''}`}>
@@ -44,7 +46,7 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
           data-cell={cellKey({ row, col: 0 })}
           onChange={(event) => onSelect(root.id, event.target.checked)}
         />
-        <span className={`dot dot--${accessTone[root.access.state]}`} aria-hidden="true" />
+        <span className={`dot dot--${live ? accessTone[root.access.state] : 'neutral'}`} aria-hidden="true" />
         <span className="matrix__rootlabel" title={`${root.name}\n${root.path}`}>
           <span className="matrix__rootname">
             <Highlighted text={root.name} match={match?.field === 'name' ? match : undefined} />
@@ -57,7 +59,7 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
             hint && <span className="matrix__roothint mono">{hint}</span>
           )}
         </span>
-        {!reachable && root.access.state !== 'checking' && (
+        {live && !reachable && root.access.state !== 'checking' && (
           <span className={`matrix__rootstate matrix__rootstate--${accessTone[root.access.state]}`} title={accessReasonText(t, root.access)}>
             {t(accessLabelKey[root.access.state])}
           </span>

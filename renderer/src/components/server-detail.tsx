@@ -4,7 +4,7 @@ import { useId, useMemo, useState } from 'react';
 import type { ProxiedSession, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
-import { useProxiesByServer, useRoots } from '../use-host-state.js';
+import { useProxiesByServer, useRootIndex, useRoots } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
 import { ActivityTimeline } from './activity-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
@@ -23,6 +23,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
   const { t } = useI18n();
   const roots = useRoots();
   const rootsByUri = useMemo(() => new Map(roots.map((root) => [root.uri, root])), [roots]);
+  const rootsById = useRootIndex();
   const proxies = useProxiesByServer().get(server.id) ?? NO_SESSIONS;
   const reconnect = useCommand('servers.reconnect');
   const enable = useCommand('servers.setEnabled');
@@ -107,7 +108,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
         </div>
       </div>
 
-      <ServerFacts server={server} rootsByUri={rootsByUri} />
+      <ServerFacts server={server} rootsByUri={rootsByUri} rootsById={rootsById} />
       <ProxySessions sessions={proxies} />
       <ActivityTimeline serverId={server.id} />
 

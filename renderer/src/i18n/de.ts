@@ -151,7 +151,7 @@ export const de: Dictionary = {
   'servers.factProtocol': 'Protokoll',
   'servers.eraLegacy': 'meldet Listenänderungen',
   'servers.eraModern': 'fragt bei jedem Aufruf',
-  'servers.factRequests': 'Roots-Anfragen',
+  'servers.factRequests': 'Roots-Anfragen in dieser Sitzung',
   'servers.requestCount': { one: '{count} Anfrage', other: '{count} Anfragen' },
   'servers.listChangedCount': { one: '{count} Änderungsmeldung gesendet', other: '{count} Änderungsmeldungen gesendet' },
   'servers.factSees': 'Sieht jetzt',
@@ -470,4 +470,27 @@ export const de: Dictionary = {
 
   'roots.searchLabel': 'Ordner suchen',
   'roots.showing': { one: '{shown} von {count} Ordner', other: '{shown} von {count} Ordnern' },
+
+  'status.unknown': 'Unbekannt',
+  'status.unknownTitle': 'Die Verbindung zum Roots-Host ist getrennt: Das kann sich geändert haben.',
+
+  'servers.factSession': 'Sitzung',
+  'servers.notRunning': 'Läuft nicht: Er ist ausgeschaltet, sieht also nichts und fragt nichts.',
+  'servers.hiddenList': 'Geteilt, aber gerade nicht sichtbar',
+  'servers.hiddenDisabled': 'der Server ist ausgeschaltet',
+  'servers.hiddenSharingOff': 'die Freigabe ist für diesen Server aus',
+  'servers.hiddenOther': 'dem Server gerade nicht mitgeteilt',
+  'servers.sharingOffFacts': 'Die Freigabe ist aus: Ihm werden keine Ordner angeboten, und er kann nicht danach fragen.',
+
+  'activity.filterLabel': 'Zeigen',
+  'activity.filterAll': 'Alles',
+  'activity.filterProblems': 'Fehler und Ausgaben',
+  'activity.filterFolders': 'Ordneranfragen',
+  'activity.filterConnection': 'Verbindung',
+  'activity.copy': 'Kopieren',
+  'activity.copied': 'Kopiert.',
+  'activity.copyFailed': 'Kopieren nicht möglich: Die Zwischenablage ist hier nicht verfügbar.',
+  'activity.emptyFiltered': 'Noch nichts von dieser Art.',
+  'activity.between': 'Von {first} bis {last}',
+  'activity.repeated': { one: '{count}-mal passiert', other: '{count}-mal passiert' },
 };

@@ -149,7 +149,7 @@ export const en = {
   'servers.factProtocol': 'Protocol',
   'servers.eraLegacy': 'pushes list changes',
   'servers.eraModern': 'asks on every call',
-  'servers.factRequests': 'Roots requests',
+  'servers.factRequests': 'Roots requests this session',
   'servers.requestCount': { one: '{count} request', other: '{count} requests' },
   'servers.listChangedCount': { one: '{count} change notice sent', other: '{count} change notices sent' },
   'servers.factSees': 'Sees now',
@@ -468,4 +468,27 @@ export const en = {
 
   'roots.searchLabel': 'Search folders',
   'roots.showing': { one: '{shown} of {count} folder', other: '{shown} of {count} folders' },
+
+  'status.unknown': 'Unknown',
+  'status.unknownTitle': 'The connection to the roots host is lost: this may have changed.',
+
+  'servers.factSession': 'Session',
+  'servers.notRunning': 'Not running: it is switched off, so it sees nothing and asks nothing.',
+  'servers.hiddenList': 'Shared, but not seen now',
+  'servers.hiddenDisabled': 'the server is switched off',
+  'servers.hiddenSharingOff': 'sharing is off for this server',
+  'servers.hiddenOther': 'not told to the server right now',
+  'servers.sharingOffFacts': 'Sharing is off: it is offered no folders and cannot ask for them.',
+
+  'activity.filterLabel': 'Show',
+  'activity.filterAll': 'Everything',
+  'activity.filterProblems': 'Errors and output',
+  'activity.filterFolders': 'Folder requests',
+  'activity.filterConnection': 'Connection',
+  'activity.copy': 'Copy',
+  'activity.copied': 'Copied.',
+  'activity.copyFailed': 'Could not copy: the clipboard is not available here.',
+  'activity.emptyFiltered': 'Nothing of this kind yet.',
+  'activity.between': 'From {first} to {last}',
+  'activity.repeated': { one: 'Happened {count} time', other: 'Happened {count} times' },
 } as const;

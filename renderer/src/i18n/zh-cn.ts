@@ -151,7 +151,7 @@ export const zhCN: Dictionary = {
   'servers.factProtocol': '协议',
   'servers.eraLegacy': '主动推送列表变更',
   'servers.eraModern': '每次调用时询问',
-  'servers.factRequests': '根目录请求',
+  'servers.factRequests': '本次会话的 roots 请求',
   'servers.requestCount': { other: '{count} 次请求' },
   'servers.listChangedCount': { other: '已发送 {count} 次变更通知' },
   'servers.factSees': '当前可见',
@@ -470,4 +470,27 @@ export const zhCN: Dictionary = {
 
   'roots.searchLabel': '搜索文件夹',
   'roots.showing': { other: '{count} 个文件夹中的 {shown} 个' },
+
+  'status.unknown': '未知',
+  'status.unknownTitle': '与 roots 主机的连接已断开：此状态可能已变化。',
+
+  'servers.factSession': '会话',
+  'servers.notRunning': '未运行：它已关闭，因此看不到也不会请求任何内容。',
+  'servers.hiddenList': '已共享，但当前不可见',
+  'servers.hiddenDisabled': '服务器已关闭',
+  'servers.hiddenSharingOff': '此服务器的共享已关闭',
+  'servers.hiddenOther': '当前未告知该服务器',
+  'servers.sharingOffFacts': '共享已关闭：不会向它提供任何文件夹，它也无法请求。',
+
+  'activity.filterLabel': '显示',
+  'activity.filterAll': '全部',
+  'activity.filterProblems': '错误和输出',
+  'activity.filterFolders': '文件夹请求',
+  'activity.filterConnection': '连接',
+  'activity.copy': '复制',
+  'activity.copied': '已复制。',
+  'activity.copyFailed': '无法复制：此处无法使用剪贴板。',
+  'activity.emptyFiltered': '还没有此类记录。',
+  'activity.between': '从 {first} 到 {last}',
+  'activity.repeated': { other: '发生了 {count} 次' },
 };
