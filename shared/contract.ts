@@ -171,6 +171,8 @@ export const contract = {
         names: z.record(candidateKey, z.string().trim().min(1).max(256)).optional(),
         /** Values for variables, keyed as written: { "${input:token}": "…" }. */
         values: z.record(z.string().regex(/^\$\{[^}]+\}$/).max(1024), z.string().max(65_536)).optional(),
+        /** Start the imported servers at once (default: yes). The UI asks the person; off adds them switched off. */
+        start: z.boolean().optional(),
       })
       .strict(),
     result: returns<ImportApplyResult>(),

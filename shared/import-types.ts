@@ -89,6 +89,13 @@ export interface ImportApplyResult {
   failed: { key: string; name: string; error: HostError }[];
 }
 
+/** One line of a before/after diff; `skipped` stands for `count` unchanged lines left out. */
+export interface DiffLine {
+  kind: 'same' | 'added' | 'removed' | 'skipped';
+  text: string;
+  count?: number | undefined;
+}
+
 export interface UseWithEntryView {
   serverId: ServerId;
   server: string;
@@ -96,6 +103,8 @@ export interface UseWithEntryView {
   entry: string;
   /** An entry of that name or that command/URL was there and is overwritten. */
   replaced: boolean;
+  /** It already runs through the proxy exactly so: nothing to write for it. */
+  unchanged?: boolean | undefined;
   command: string;
   args: string[];
 }
@@ -107,14 +116,18 @@ export interface UseWithPreview {
   entries: UseWithEntryView[];
   /** The file has comments, which a rewrite loses (the backup keeps them). */
   commentsDropped: boolean;
+  /** The servers section before and after, env and header values masked. */
+  diff?: DiffLine[] | undefined;
 }
 
 export interface UseWithApplyResult {
   file: string;
   /** The copy of the original; absent when there was no file and a new one was created. */
   backup?: string | undefined;
-  /** The entry names written. */
+  /** The entry names written (none when everything was already so: then nothing is written or backed up). */
   written: string[];
+  /** Entries that already ran through the proxy exactly so. */
+  unchanged?: string[] | undefined;
   /** Of those, the ones that overwrote an existing entry. */
   replaced: string[];
   commentsDropped: boolean;

@@ -88,6 +88,7 @@ async function applyChosen(host: RootsHost, input: ParsedInput<'import.apply'>):
       candidate,
       name: Object.hasOwn(names, candidate.key) ? names[candidate.key] : undefined,
       values: input.values,
+      start: input.start,
     })),
   );
   const servers = new Map(host.getState().servers.map((server) => [server.id, server]));

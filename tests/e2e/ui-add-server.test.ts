@@ -103,5 +103,7 @@ describe('adding a server by pasting', () => {
     await waitFor(() => host.getState().servers.length === 2, { what: 'two servers' });
     expect(host.getState().servers.map((server) => server.name).sort()).toEqual(['github', 'postgres']);
     expect(host.getState().servers.every((server) => server.grantedRootIds.length === 0)).toBe(true);
+    // Not asked to start them: they wait, switched off, for the person to look first.
+    expect(host.getState().servers.map((server) => server.enabled)).toEqual([false, false]);
   });
 });

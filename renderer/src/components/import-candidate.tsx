@@ -7,7 +7,8 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { nameProblem, variableFields, type ImportChoices, type VariableField } from './import-choices.js';
 import { HOST_LABELS } from './import-hosts.js';
-import { transportSummary } from './transport-summary.js';
+import { SecretKeys } from './secret-keys.js';
+import { transportFull } from './transport-summary.js';
 
 export interface ImportCandidateRowProps {
   candidate: ImportCandidateView;
@@ -55,9 +56,9 @@ export function ImportCandidateRow({ candidate, preview, choices, onChange }: Im
       </div>
 
       <div className="import-candidate__details">
-        <p className="import-candidate__transport mono" title={transportSummary(candidate.transport)}>
-          {transportSummary(candidate.transport)}
-        </p>
+        {/* In full: a shortened line hid what a server is given (a postgresql:// URL, a folder). */}
+        <p className="import-candidate__transport mono">{transportFull(candidate.transport)}</p>
+        <SecretKeys transport={candidate.transport} />
         <p className="import-path mono">
           {candidate.source}
           {candidate.project && ` · ${t('import.project', { project: candidate.project })}`}

@@ -67,6 +67,17 @@ export function ImportFound({ preview, choices, onChange }: { preview: ImportPre
                 ))}
               </ul>
               <p className="field-hint">{t('import.grantsNothing')}</p>
+              {importable.length > 0 && (
+                <label className="checkbox-label import-start">
+                  <input type="checkbox" className="checkbox" checked={choices.start} onChange={(event) => onChange({ ...choices, start: event.target.checked })} aria-describedby="import-start-hint" />
+                  {t('import.startNow')}
+                </label>
+              )}
+              {importable.length > 0 && (
+                <p id="import-start-hint" className="field-hint">
+                  {t('import.startHint')}
+                </p>
+              )}
             </>
           )}
         </section>

@@ -11,7 +11,7 @@ import { HOST_KINDS, HOST_LABELS, hasWorkspaceConfig, type HostKind } from './im
 import { InlineError } from './inline-error.js';
 import { transportSummary } from './transport-summary.js';
 import { takesProject, useWithInput, type UseWithForm, type UseWithProblems, type UseWithTarget } from './use-with-choices.js';
-import { UseWithPlan, UseWithWritten } from './use-with-plan.js';
+import { nothingToWrite, UseWithPlan, UseWithWritten } from './use-with-plan.js';
 
 export interface UseWithDialogProps {
   open: boolean;
@@ -116,7 +116,7 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
       <button type="submit" form={formId} className={`button${plan ? '' : ' button--primary'}`} disabled={preview.pending}>
         {plan ? t('useWith.previewAgain') : t('useWith.previewButton')}
       </button>
-      {plan && (
+      {plan && !nothingToWrite(plan) && (
         <button type="button" className="button button--primary" onClick={() => void write()} disabled={apply.pending}>
           {t('useWith.write')}
         </button>

@@ -493,4 +493,22 @@ export const de: Dictionary = {
   'activity.emptyFiltered': 'Noch nichts von dieser Art.',
   'activity.between': 'Von {first} bis {last}',
   'activity.repeated': { one: '{count}-mal passiert', other: '{count}-mal passiert' },
+
+  'import.envKeys': { one: '{count} Umgebungsvariable', other: '{count} Umgebungsvariablen' },
+  'import.headerKeys': { one: '{count} HTTP-Header', other: '{count} HTTP-Header' },
+  'import.maskedValue': 'Wert verborgen',
+  'import.startNow': 'Gleich nach dem Import starten',
+  'import.startHint': 'Sonst werden sie ausgeschaltet hinzugefügt: Sieh dir jeden an und schalte ihn dann ein. So oder so sehen sie keinen Ordner, bis du einen teilst.',
+  'import.addedOffChosen': 'Ausgeschaltet, wie gewählt: Schalte ihn auf seiner Seite ein, wenn du so weit bist.',
+
+  'useWith.unchanged': 'schon so: nichts zu ändern',
+  'useWith.nothingToWrite': 'Nichts zu ändern: {host} startet diese Server schon über diese App. Es wird nichts geschrieben und keine Sicherung angelegt.',
+  'useWith.diffTitle': 'Der Serverabschnitt, vorher und nachher',
+  'useWith.diffMasked': 'Werte von Umgebungsvariablen und Headern sind hier verborgen; die Datei behält sie unverändert.',
+  'useWith.diffAdded': 'hinzugefügt:',
+  'useWith.diffRemoved': 'entfernt:',
+  'useWith.diffSkipped': { one: '… {count} unveränderte Zeile', other: '… {count} unveränderte Zeilen' },
+  'useWith.wroteNothing': 'Nichts geschrieben: Es war schon eingerichtet',
+  'useWith.unchangedLabel': 'Schon so',
+  'useWith.noBackupNothing': 'Keine: Es wurde nichts geändert.',
 };

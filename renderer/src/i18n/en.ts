@@ -491,4 +491,22 @@ export const en = {
   'activity.emptyFiltered': 'Nothing of this kind yet.',
   'activity.between': 'From {first} to {last}',
   'activity.repeated': { one: 'Happened {count} time', other: 'Happened {count} times' },
+
+  'import.envKeys': { one: '{count} environment variable', other: '{count} environment variables' },
+  'import.headerKeys': { one: '{count} HTTP header', other: '{count} HTTP headers' },
+  'import.maskedValue': 'value hidden',
+  'import.startNow': 'Start them as soon as they are imported',
+  'import.startHint': 'Otherwise they are added switched off: look at each one, then switch it on. Either way they see no folder until you share one.',
+  'import.addedOffChosen': 'Switched off, as you chose: switch it on on its page when you are ready.',
+
+  'useWith.unchanged': 'already so: nothing to change',
+  'useWith.nothingToWrite': 'Nothing to change: {host} already starts these servers through this app. Nothing will be written and no backup made.',
+  'useWith.diffTitle': 'The servers section, before and after',
+  'useWith.diffMasked': 'Values of environment variables and headers are hidden here; the file keeps them as they are.',
+  'useWith.diffAdded': 'added:',
+  'useWith.diffRemoved': 'removed:',
+  'useWith.diffSkipped': { one: '… {count} unchanged line', other: '… {count} unchanged lines' },
+  'useWith.wroteNothing': 'Nothing written: it was already set up',
+  'useWith.unchangedLabel': 'Already so',
+  'useWith.noBackupNothing': 'None: nothing was changed.',
 } as const;

@@ -493,4 +493,22 @@ export const zhCN: Dictionary = {
   'activity.emptyFiltered': '还没有此类记录。',
   'activity.between': '从 {first} 到 {last}',
   'activity.repeated': { other: '发生了 {count} 次' },
+
+  'import.envKeys': { other: '{count} 个环境变量' },
+  'import.headerKeys': { other: '{count} 个 HTTP 标头' },
+  'import.maskedValue': '值已隐藏',
+  'import.startNow': '导入后立即启动',
+  'import.startHint': '否则它们将以关闭状态添加：逐个查看后再开启。无论哪种方式，在你共享文件夹之前它们都看不到任何文件夹。',
+  'import.addedOffChosen': '已按你的选择关闭：准备好后在它的页面上开启。',
+
+  'useWith.unchanged': '已是如此：无需更改',
+  'useWith.nothingToWrite': '无需更改：{host} 已经通过本应用启动这些服务器。不会写入任何内容，也不会创建备份。',
+  'useWith.diffTitle': '服务器部分的修改前后对比',
+  'useWith.diffMasked': '环境变量和标头的值在此处隐藏；文件中会保持原样。',
+  'useWith.diffAdded': '新增：',
+  'useWith.diffRemoved': '删除：',
+  'useWith.diffSkipped': { other: '… {count} 行未改动' },
+  'useWith.wroteNothing': '未写入：已经设置好了',
+  'useWith.unchangedLabel': '已是如此',
+  'useWith.noBackupNothing': '无：未做任何更改。',
 };

@@ -354,7 +354,7 @@ describe('useWith', () => {
     expect(await call(host, 'useWith.preview', { host: 'cursor', serverIds: [server.id], file })).toMatchObject({ exists: false, entries: [{ entry: 'notes', replaced: false }] });
     expect(fs.existsSync(file)).toBe(false);
     const result = await call(host, 'useWith.apply', { host: 'cursor', serverIds: [server.id], file, launcher: 'path' });
-    expect(result).toEqual({ file, backup: undefined, written: ['notes'], replaced: [], commentsDropped: false });
+    expect(result).toEqual({ file, backup: undefined, written: ['notes'], unchanged: [], replaced: [], commentsDropped: false });
     const text = fs.readFileSync(file, 'utf8');
     expect(JSON.parse(text)).toEqual({ mcpServers: { notes: { command: 'mcp-roots', args: ['proxy', '--config-dir', host.store.configDir, 'notes'] } } });
     expect(text).not.toContain('clear-registry-secret');
