@@ -306,7 +306,7 @@ describe('import from other apps, then use with Claude Desktop', () => {
       await useWith.waitFor({ state: 'detached' });
       await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
       // Focus is back on the button that opened it.
-      expect(await page.evaluate(() => document.activeElement?.textContent?.trim()), way).toBe('Use with…');
+      await waitFor(async () => (await page.evaluate(() => document.activeElement?.textContent?.trim())) === 'Use with…', { what: `focus back after ${way}` });
     }
   });
 });

@@ -122,7 +122,8 @@ describe('browser UI', () => {
     // The server's own card says what it was answered.
     await page.getByRole('tab', { name: /Servers/ }).click();
     await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: /filesystem/ }).click();
-    await page.getByTestId('last-roots-request').getByText(projectUri).waitFor();
+    // The answer by name and decoded path (the URI itself stays in the tooltip).
+    await page.getByTestId('last-roots-request').getByText(project, { exact: true }).waitFor();
     await page.getByRole('list', { name: 'Activity' }).getByText('Roots request').first().waitFor();
 
     // Revoke: filesystem's view is emptied again (the host restarts it to make it forget).
@@ -296,7 +297,7 @@ describe('browser UI', () => {
     expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Add server');
+    await waitFor(async () => (await page.evaluate(() => document.activeElement?.textContent))?.includes('Add server'), { what: 'focus back on Add server' });
 
     // Confirmations are dialogs too: Escape cancels a removal.
     await page.getByRole('tab', { name: /Folders/ }).click();

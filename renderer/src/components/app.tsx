@@ -94,6 +94,18 @@ function Workspace() {
 
   return (
     <div className="app">
+      {/* First in the tab order: past the header and its controls, straight to the screen. */}
+      <a
+        className="skip-link"
+        href="#main-content"
+        onClick={(event) => {
+          // Focus moves without touching the address (the browser shell reads its token from there).
+          event.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
       <header className="app__header">
         <div className="brand">
           <ShieldIcon size={20} className="brand__icon" />
@@ -109,7 +121,7 @@ function Workspace() {
         </div>
         <NoticeList />
       </section>
-      <main className="app__main">
+      <main className="app__main" id="main-content" tabIndex={-1}>
         <div className="app__tabpanel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
           {tab === 'roots' && <RootsPanel />}
           {tab === 'access' && <AccessPanel onNavigate={setTab} />}

@@ -19,6 +19,7 @@ export interface ServerFormDialogProps {
   onSaved(serverId: string): void;
   /** A pasted config holds servers the form cannot take as they are (several, or secrets): import them. */
   onSnippet(preview: ImportPreviewView): void;
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
 /** A JSON config (or one entry of it) rather than a name, a command or a path. */
@@ -39,7 +40,7 @@ export function ServerFormDialog(props: ServerFormDialogProps) {
   return <ServerFormBody key={props.server?.id ?? 'new'} {...props} />;
 }
 
-function ServerFormBody({ server, onClose, onSaved, onSnippet }: ServerFormDialogProps) {
+function ServerFormBody({ server, onClose, onSaved, onSnippet, fallbackFocus }: ServerFormDialogProps) {
   const { t } = useI18n();
   const add = useCommand('servers.add');
   const update = useCommand('servers.update');
@@ -125,6 +126,7 @@ function ServerFormBody({ server, onClose, onSaved, onSnippet }: ServerFormDialo
       title={server ? t('form.editTitle', { name: server.name }) : t('form.addTitle')}
       onClose={onClose}
       testId="server-form"
+      fallbackFocus={fallbackFocus}
       footer={
         <>
           <InlineError error={command.error} onDismiss={command.clearError} />

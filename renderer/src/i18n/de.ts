@@ -511,4 +511,6 @@ export const de: Dictionary = {
   'useWith.wroteNothing': 'Nichts geschrieben: Es war schon eingerichtet',
   'useWith.unchangedLabel': 'Schon so',
   'useWith.noBackupNothing': 'Keine: Es wurde nichts geändert.',
+
+  'app.skipToContent': 'Zum Inhalt springen',
 };

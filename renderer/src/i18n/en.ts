@@ -509,4 +509,6 @@ export const en = {
   'useWith.wroteNothing': 'Nothing written: it was already set up',
   'useWith.unchangedLabel': 'Already so',
   'useWith.noBackupNothing': 'None: nothing was changed.',
+
+  'app.skipToContent': 'Skip to content',
 } as const;

@@ -511,4 +511,6 @@ export const zhCN: Dictionary = {
   'useWith.wroteNothing': '未写入：已经设置好了',
   'useWith.unchangedLabel': '已是如此',
   'useWith.noBackupNothing': '无：未做任何更改。',
+
+  'app.skipToContent': '跳到内容',
 };
