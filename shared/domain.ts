@@ -290,7 +290,40 @@ export interface ActivityEntry {
   uris?: readonly string[] | undefined;
   /** How many identical events this entry stands for (a folded run of roots requests). */
   count?: number | undefined;
+  /**
+   * What happened as a code the UI words in its own language (`message` is the English, for the CLI
+   * and logs). Absent for the server's own output and for a library's message, shown as written.
+   */
+  code?: ActivityCode | undefined;
+  params?: Readonly<Record<string, string | number>> | undefined;
+  /** An error entry for a failed start or connect: its words come from the failure's code. */
+  failure?: ServerFailure | undefined;
 }
+
+export type ActivityCode =
+  | 'connected'
+  | 'disconnected'
+  | 'closed-by-server'
+  | 'reconnect-requested'
+  | 'roots-answered'
+  | 'list-changed-sent'
+  | 'list-changed-failed'
+  | 'consent-raised'
+  | 'started-with-folders'
+  | 'no-reask'
+  | 'restart-arguments'
+  | 'restart-mounts'
+  | 'restart-forget'
+  | 'restart-reask'
+  | 'config-enabled'
+  | 'config-disabled'
+  | 'config-sharing-on'
+  | 'config-sharing-off'
+  | 'config-sandbox-on'
+  | 'config-sandbox-off'
+  | 'config-network-on'
+  | 'config-network-off'
+  | 'config-changed';
 
 /** A root as it goes on the wire in a `roots/list` answer. */
 export interface WireRoot {

@@ -319,8 +319,9 @@ export class ServerConnection {
     } catch (error) {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
-        this.addActivity('error', error.message);
-        this.setStatus({ state: 'error', error: error.message, failure: { code: 'sealed-secret', message: error.message }, pid: undefined });
+        const failure: ServerFailure = { code: 'sealed-secret', message: error.message };
+        this.addActivity('error', error.message, undefined, failure);
+        this.setStatus({ state: 'error', error: error.message, failure, pid: undefined });
         return;
       }
       this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
@@ -427,7 +428,7 @@ export class ServerConnection {
   }
 
   private fail(generation: number, failure: ServerFailure): void {
-    this.addActivity('error', failure.message);
+    this.addActivity('error', failure.message, undefined, failure);
     this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
     this.scheduleRetry(generation);
   }
@@ -482,8 +483,8 @@ export class ServerConnection {
     );
   }
 
-  addActivity(kind: ActivityKind, text: string, uris?: readonly string[]): void {
-    const entry = this.log.add(kind, text, uris);
+  addActivity(kind: ActivityKind, text: string, uris?: readonly string[], failure?: ServerFailure): void {
+    const entry = this.log.add(kind, text, uris, failure);
     this.hooks.activity(this.record.id, entry);
   }
 

@@ -164,8 +164,9 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
         <InlineError error={list.error} onDismiss={list.clearError} />
         <div
           ref={listRef}
-          role="listbox"
-          aria-multiselectable="true"
+          // An empty folder has no options, and a listbox without options is no listbox.
+          role={entries.length > 0 ? 'listbox' : 'group'}
+          aria-multiselectable={entries.length > 0 ? true : undefined}
           aria-label={t('browse.listLabel', { path: here ?? '' })}
           aria-describedby={`${id}-keys`}
           aria-activedescendant={entries[active] ? `${id}-option-${active}` : undefined}

@@ -27,7 +27,11 @@ export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerV
   const hiddenReason = (root: RootView | undefined): string => {
     if (!server.enabled) return t('servers.hiddenDisabled');
     if (!server.sharing) return t('servers.hiddenSharingOff');
-    if (root && root.access.state !== 'ok') return `${t(accessLabelKey[root.access.state])}: ${accessReasonText(t, root.access)}`;
+    if (root && root.access.state !== 'ok') {
+      const state = t(accessLabelKey[root.access.state]);
+      const reason = accessReasonText(t, root.access);
+      return reason ? t('servers.hiddenReason', { state, reason }) : state;
+    }
     return t('servers.hiddenOther');
   };
 
