@@ -16,7 +16,7 @@ import type { ConfinedStdio } from './sandbox/confine-stdio.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
 import { SandboxSetupError } from './sandbox/sandbox-types.js';
 import { prepareStart, type PreparedStart } from './stdio-start.js';
-import { describeServerFailure } from './server-failure.js';
+import { describeServerFailure, describeSetupFailure } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
@@ -285,7 +285,7 @@ export class ServerConnection {
           this.addActivity('error', text);
           this.setStatus({ state: 'error', error: text, pid: undefined });
         } else {
-          this.fail(generation, { code: 'other', message: text, detail: error.message });
+          this.fail(generation, describeSetupFailure(error, this.record.transport.type === 'stdio' ? this.record.transport.command : undefined));
         }
         return;
       }

@@ -3,6 +3,7 @@
 // internals ("Version negotiation failed … disposable sibling probe …"), which are kept as detail.
 // Pure: the connection gathers the facts, this decides what they mean.
 import type { ServerFailure } from '../../shared/domain.js';
+import type { SandboxSetupCode } from '../../shared/sandbox.js';
 
 export interface FailureFacts {
   /** What connect (or spawn) threw. */
@@ -87,6 +88,19 @@ export function describeServerFailure(facts: FailureFacts): ServerFailure {
     stderr,
     detail,
   };
+}
+
+/**
+ * A sandboxed start that stopped before anything ran: the sandbox has to locate the program first,
+ * so a typo is caught there, and reads as the same "command not found: npxx" as an unsandboxed one.
+ */
+export function describeSetupFailure(setup: { code: SandboxSetupCode; message: string }, command: string | undefined): ServerFailure {
+  // A bare name that is not on PATH; a path (./server) may exist without being runnable, so its own words stand.
+  if (setup.code === 'command-not-found' && command && !/[\\/]/.test(command)) {
+    const suggestion = suggestCommand(command);
+    return { code: 'command-not-found', message: `command not found: ${command}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`, command, suggestion, detail: setup.message };
+  }
+  return { code: 'other', message: `Not started: ${setup.message}`, detail: setup.message };
 }
 
 /** The nearest common launcher within two edits (npxx -> npx, nod -> node, uxv -> uvx), if the command is not one. */

@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { describeServerFailure, suggestCommand } from '../../../electron/host/server-failure.js';
+import { resolveCommand } from '../../../electron/host/sandbox/program-location.js';
+import { describeServerFailure, describeSetupFailure, suggestCommand } from '../../../electron/host/server-failure.js';
 
 function spawnError(command: string): Promise<Error> {
   return new Promise((resolve, reject) => {
@@ -125,5 +126,21 @@ describe('suggestCommand', () => {
     expect(suggestCommand('/usr/local/bin/npxx')).toBe('npx');
     expect(suggestCommand('npx')).toBeUndefined();
     expect(suggestCommand('my-own-server')).toBeUndefined();
+  });
+
+  it('words a sandboxed typo like an unsandboxed one, from the sandbox’s real refusal', () => {
+    const refusal = (command: string) => {
+      try {
+        resolveCommand(command, os.tmpdir(), process.env.PATH);
+      } catch (error) {
+        return error as Parameters<typeof describeSetupFailure>[0];
+      }
+      throw new Error(`${command} was found`);
+    };
+    expect(describeSetupFailure(refusal('nod'), 'nod')).toMatchObject({ code: 'command-not-found', message: 'command not found: nod (did you mean node?)', suggestion: 'node' });
+    // A path may exist without being runnable: the sandbox's own words, not a guess.
+    const pathRefusal = describeSetupFailure(refusal('./no-such-server'), './no-such-server');
+    expect(pathRefusal.code).toBe('other');
+    expect(pathRefusal.message).toBe('Not started: "./no-such-server" is not an executable file.');
   });
 });
