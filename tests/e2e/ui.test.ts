@@ -245,7 +245,7 @@ describe('browser UI', () => {
     // Tabs: arrows move between them.
     await page.getByRole('tab', { name: /Folders/ }).focus();
     await page.keyboard.press('ArrowRight');
-    expect(await page.getByRole('tab', { name: 'Access' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(async () => (await page.getByRole('tab', { name: 'Access' }).getAttribute('aria-selected')) === 'true', { what: 'ArrowRight to select Access' });
 
     // The grid is one Tab stop after the toolbar (filters, sort, shared only); arrows move, Space toggles.
     await page.getByLabel('Filter folders').focus();
