@@ -96,13 +96,18 @@ export interface AddRootsResult {
   failed: { input: string; code: string; message: string }[];
 }
 
+/** What a removal or a revoke returns: `undoId` undoes it with `undo.apply` (null: nothing to undo). */
+export interface UndoTicket {
+  undoId: string | null;
+}
+
 export const contract = {
   'state.get': { input: z.object({}).strict(), result: returns<HostState>() },
   'roots.add': {
     input: z.object({ paths: z.array(z.string().max(65_536)).min(1).max(1000) }).strict(),
     result: returns<AddRootsResult>(),
   },
-  'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<null>() },
+  'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<UndoTicket>() },
   /** The subfolders of `path` (default: home; `~` expands), for picking folders without the OS dialog. */
   'folders.list': {
     input: z.object({ path: pathText.optional(), showHidden: z.boolean().optional() }).strict(),
@@ -121,7 +126,12 @@ export const contract = {
     input: z.object({ serverId: id, patch: serverPatchSchema.strict() }).strict(),
     result: returns<null>(),
   },
-  'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
+  'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<UndoTicket>() },
+  /**
+   * Puts back what a removal or a revoke took away: same ids, places, grants and modes, except a
+   * grant revoked after it, or one whose folder or server is gone.
+   */
+  'undo.apply': { input: z.object({ undoId: id }).strict(), result: returns<{ restored: number }>() },
   /** A folder named by an argument gives way to `${roots}`: the grants decide from then on. */
   'servers.replaceArgumentFolder': { input: z.object({ serverId: id, path: pathText }).strict(), result: returns<null>() },
   'servers.reconnect': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
@@ -140,7 +150,7 @@ export const contract = {
   /** Grants (with a mode, or keeping each pair's mode; new ones read-write) or revokes every pair. */
   'grants.set': {
     input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean(), mode: grantModeSchema.optional() }).strict(),
-    result: returns<null>(),
+    result: returns<UndoTicket>(),
   },
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
   'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { proxiedServerOf } from '../../electron/import/proxy-launcher.js';
 import type { ServerView } from '../../shared/domain.js';
 import { EVERYTHING_ENTRY, FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { axeViolations, describeViolations, seriousOnly, showScheme } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 type Scheme = 'light' | 'dark';
@@ -20,8 +20,7 @@ let session: UiSession;
 async function capture(name: string): Promise<void> {
   const { page } = session;
   for (const scheme of ['light', 'dark'] as Scheme[]) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(150);
+    await showScheme(page, scheme);
     await screenshot(page, `${name}-${scheme}`);
     const serious = seriousOnly(await axeViolations(page));
     expect(serious, `${name} (${scheme}):\n${describeViolations(serious)}`).toEqual([]);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTranslator, type Translate } from '../../renderer/src/i18n/translate.js';
 import type { UiLocale } from '../../renderer/src/i18n/messages.js';
 import { everythingServer, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, waitConnected, type AxeViolation } from './ui-checks.js';
+import { axeViolations, describeViolations, seriousOnly, showScheme, waitConnected, type AxeViolation } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 type Scheme = 'light' | 'dark';
@@ -48,8 +48,7 @@ async function overflowing(page: Page): Promise<string[]> {
 
 async function capture(name: string, scheme: Scheme): Promise<void> {
   const { page } = session;
-  await page.emulateMedia({ colorScheme: scheme });
-  await waitFor(async () => (await page.evaluate(() => document.documentElement.dataset.theme)) === scheme, { what: `${scheme} theme` });
+  await showScheme(page, scheme);
   await screenshot(page, `${name}-${scheme}`);
   findings.push({ screen: `${name} (${scheme})`, violations: await axeViolations(page) });
   for (const problem of await overflowing(page)) overflows.push(`${name} (${scheme}): ${problem}`);
