@@ -150,7 +150,8 @@ export const contract = {
   /** Grants (with a mode, or keeping each pair's mode; new ones read-write) or revokes every pair. */
   'grants.set': {
     input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean(), mode: grantModeSchema.optional() }).strict(),
-    result: returns<UndoTicket>(),
+    /** `changed`: how many (server, folder) pairs it changed. */
+    result: returns<UndoTicket & { changed: number }>(),
   },
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
   'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },

@@ -33,7 +33,10 @@ export const hostHandlers = {
   'servers.setSharing': async (host, { serverId, sharing }) => (await host.setSharing(serverId, sharing), null),
   'servers.setEnabled': async (host, { serverId, enabled }) => (await host.setEnabled(serverId, enabled), null),
   'servers.activity': (host, { serverId }) => host.activity(serverId),
-  'grants.set': async (host, { serverIds, rootIds, granted, mode }) => ({ undoId: (await host.setGrants(serverIds, rootIds, granted, mode)).undoId }),
+  'grants.set': async (host, { serverIds, rootIds, granted, mode }) => {
+    const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);
+    return { undoId, changed };
+  },
   'consent.dismiss': (host, { requestId }) => (host.dismissConsent(requestId), null),
   'notices.dismiss': (host, { noticeId }) => (host.dismissNotice(noticeId), null),
   'settings.update': async (host, patch) => (await host.updateSettings(patch), null),

@@ -16,6 +16,7 @@ import { NoticeList } from './notice-list.js';
 import { PreferencesBar } from './preferences-bar.js';
 import { RootsPanel } from './roots-panel.js';
 import { ServersPanel } from './servers-panel.js';
+import { UndoToast } from './undo-toast.js';
 
 export function App() {
   const settings = useSettings();
@@ -128,6 +129,7 @@ function Workspace() {
           {tab === 'servers' && <ServersPanel selectedId={serverId} onSelect={setServerId} />}
         </div>
       </main>
+      <UndoToast />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { HEADER_ROWS, moveCell, parseCellKey, type CellPosition } from './matrix
 import { MatrixRow } from './matrix-row.js';
 import { MatrixToolbar } from './matrix-toolbar.js';
 import { rootRows, serverColumns, type RootSort } from './matrix-view.js';
+import { offerUndo } from '../undo-offer.js';
 
 const ROW_HEIGHT = 40;
 const HEAD_HEIGHT = 112;
@@ -168,6 +169,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
     });
     setBulkPending(false);
     if (!result.ok) setBulkError(result.error);
+    else if (!granted) offerUndo(result.value.undoId, t('undo.revoked', { count: result.value.changed }));
   };
 
   return (

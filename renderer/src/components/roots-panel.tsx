@@ -12,6 +12,7 @@ import { InlineError } from './inline-error.js';
 import { rootRows, type RootSort } from './matrix-view.js';
 import { RootsToolbar } from './roots-toolbar.js';
 import { RootsTable } from './roots-table.js';
+import { offerUndo } from '../undo-offer.js';
 
 export function RootsPanel() {
   const { t } = useI18n();
@@ -37,7 +38,10 @@ export function RootsPanel() {
   const confirmRemove = async () => {
     if (!removing) return;
     const result = await remove.run({ rootIds: [removing.id] });
-    if (result.ok) setRemoving(undefined);
+    if (result.ok) {
+      offerUndo(result.value.undoId, t('undo.removedFolder', { name: removing.name }));
+      setRemoving(undefined);
+    }
   };
 
   return (

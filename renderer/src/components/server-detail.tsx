@@ -16,6 +16,7 @@ import { ServerFailureCallout } from './server-failure-callout.js';
 import { StatusBadge } from './status-badge.js';
 import { Switch } from './switch.js';
 import { UseWithButton } from './use-with-button.js';
+import { offerUndo } from '../undo-offer.js';
 
 const NO_SESSIONS: ProxiedSession[] = [];
 
@@ -36,6 +37,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
   const confirmRemove = async () => {
     const result = await remove.run({ serverId: server.id });
     if (result.ok) {
+      offerUndo(result.value.undoId, t('undo.removedServer', { name: server.name }));
       setConfirming(false);
       onRemoved();
     }

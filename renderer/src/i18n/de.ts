@@ -553,4 +553,10 @@ export const de: Dictionary = {
   'notice.detail': 'Details (Englisch)',
 
   'servers.hiddenReason': '{state}: {reason}',
+
+  'undo.action': 'Rückgängig',
+  'undo.dismiss': 'Ausblenden',
+  'undo.removedFolder': '{name} entfernt.',
+  'undo.removedServer': 'Server {name} entfernt.',
+  'undo.revoked': { one: '{count} Freigabe beendet (ein Ordner für einen Server).', other: '{count} Freigaben beendet (Paare aus Ordner und Server).' },
 };

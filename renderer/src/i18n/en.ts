@@ -551,4 +551,10 @@ export const en = {
   'notice.detail': 'Details (English)',
 
   'servers.hiddenReason': '{state}: {reason}',
+
+  'undo.action': 'Undo',
+  'undo.dismiss': 'Dismiss',
+  'undo.removedFolder': 'Removed {name}.',
+  'undo.removedServer': 'Removed server {name}.',
+  'undo.revoked': { one: 'Stopped {count} share (one folder with one server).', other: 'Stopped {count} shares (folder and server pairs).' },
 } as const;

@@ -553,4 +553,10 @@ export const zhCN: Dictionary = {
   'notice.detail': '详情（英文）',
 
   'servers.hiddenReason': '{state}：{reason}',
+
+  'undo.action': '撤销',
+  'undo.dismiss': '关闭',
+  'undo.removedFolder': '已移除 {name}。',
+  'undo.removedServer': '已移除服务器 {name}。',
+  'undo.revoked': { other: '已停止 {count} 项共享（文件夹与服务器的组合）。' },
 };

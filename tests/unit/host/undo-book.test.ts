@@ -63,6 +63,6 @@ describe('undo.apply', () => {
     await call(host, 'undo.apply', { undoId });
     expect(host.getState().servers.map((view) => [view.id, view.name])).toEqual([[server.id, 's']]);
     const { added } = await host.addRoots([tempDir('c-')]);
-    expect(await call(host, 'grants.set', { serverIds: [server.id], rootIds: [added[0]!.id], granted: true })).toEqual({ undoId: null });
+    expect(await call(host, 'grants.set', { serverIds: [server.id], rootIds: [added[0]!.id], granted: true })).toEqual({ undoId: null, changed: 1 });
   });
 });
