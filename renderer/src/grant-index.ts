@@ -8,6 +8,8 @@ export interface GrantIndex {
   isGranted(serverId: ServerId, rootId: RootId): boolean;
   /** Granted, and the server is actually told about it now (enabled, sharing, folder reachable). */
   isEffective(serverId: ServerId, rootId: RootId): boolean;
+  /** Granted read-only (what the OS enforces only for a server in its sandbox). */
+  isReadOnly(serverId: ServerId, rootId: RootId): boolean;
 }
 
 // The host hands out the same id array until that server's grants change: build each Set once,
@@ -33,6 +35,11 @@ export function createGrantIndex(servers: readonly ServerView[]): GrantIndex {
     isEffective(serverId, rootId) {
       const server = byId.get(serverId);
       return server ? asSet(server.effectiveRootIds).has(rootId) : false;
+    },
+    isReadOnly(serverId, rootId) {
+      const server = byId.get(serverId);
+      // A host from before grant modes sends no list: every grant is read-write there.
+      return server?.readOnlyRootIds ? asSet(server.readOnlyRootIds).has(rootId) : false;
     },
   };
 }

@@ -13,6 +13,7 @@ import './styles/layout.css';
 import './styles/roots.css';
 import './styles/matrix.css';
 import './styles/servers.css';
+import './styles/sandbox.css';
 import './styles/dialog.css';
 import './styles/import.css';
 

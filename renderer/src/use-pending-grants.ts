@@ -2,13 +2,15 @@
 // the host's next state agrees (the call's answer and the state push arrive separately), so a
 // cell never flickers back. A failed call drops the mark and the cell shows the truth again.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RootId, ServerId } from '../../shared/domain.js';
+import type { GrantMode, RootId, ServerId } from '../../shared/domain.js';
 import type { GrantIndex } from './grant-index.js';
 
 export interface PendingGrant {
   rootId: RootId;
   serverId: ServerId;
   granted: boolean;
+  /** A change of mode (or a grant with one): the cell shows it until the state agrees. */
+  mode?: GrantMode | undefined;
   /** Set when the host accepted the change; the mark stays until the state shows it. */
   acceptedAt?: number;
 }
@@ -33,7 +35,8 @@ export function usePendingGrants(grants: GrantIndex) {
   }, []);
 
   const begin = useCallback(
-    (rootId: RootId, serverId: ServerId, granted: boolean) => update((next) => void next.set(grantKey(rootId, serverId), { rootId, serverId, granted })),
+    (rootId: RootId, serverId: ServerId, granted: boolean, mode?: GrantMode) =>
+      update((next) => void next.set(grantKey(rootId, serverId), { rootId, serverId, granted, mode })),
     [update],
   );
 
@@ -64,7 +67,10 @@ export function usePendingGrants(grants: GrantIndex) {
   useEffect(() => {
     if (pending.size === 0) return;
     const settled = [...pending].filter(
-      ([, mark]) => mark.acceptedAt !== undefined && grants.isGranted(mark.serverId, mark.rootId) === mark.granted,
+      ([, mark]) =>
+        mark.acceptedAt !== undefined &&
+        grants.isGranted(mark.serverId, mark.rootId) === mark.granted &&
+        (mark.mode === undefined || grants.isReadOnly(mark.serverId, mark.rootId) === (mark.mode === 'read-only')),
     );
     if (settled.length > 0) update((next) => settled.forEach(([key]) => next.delete(key)));
   }, [grants, pending, update]);

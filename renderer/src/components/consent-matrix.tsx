@@ -1,7 +1,7 @@
 // Who sees what: folders down, servers across, one checkbox per grant. Rows are virtualized and
 // memoized so 1,000 folders x 50 servers stays interactive; the grid is one Tab stop with arrow keys.
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
-import type { RootView, ServerView } from '../../../shared/domain.js';
+import type { GrantMode, RootView, ServerView } from '../../../shared/domain.js';
 import type { HostError } from '../../../shared/result.js';
 import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
@@ -115,6 +115,18 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
         const what = t(granted ? 'matrix.failedGrant' : 'matrix.failedRevoke', { root: root.name, server: server.name });
         setFeedback({ what, error: result.error, cell: key });
       }
+    },
+    [client, t, begin, finish],
+  );
+
+  const onMode = useCallback(
+    async (root: RootView, server: ServerView, mode: GrantMode) => {
+      const key = grantKey(root.id, server.id);
+      begin(root.id, server.id, true, mode);
+      setFeedback(undefined);
+      const result = await callSafely(client, 'grants.set', { serverIds: [server.id], rootIds: [root.id], granted: true, mode });
+      finish(root.id, server.id, result.ok);
+      if (!result.ok) setFeedback({ what: t('matrix.failedMode', { root: root.name, server: server.name }), error: result.error, cell: key });
     },
     [client, t, begin, finish],
   );
@@ -249,6 +261,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
                   pending={pending}
                   failed={feedback?.cell}
                   onToggle={onToggle}
+                  onMode={onMode}
                   onSelect={onSelectRoot}
                 />
               );

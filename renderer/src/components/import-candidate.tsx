@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { nameProblem, variableFields, type ImportChoices, type VariableField } from './import-choices.js';
 import { HOST_LABELS } from './import-hosts.js';
+import { ArgumentFoldersFlag } from './argument-folders.js';
 import { SecretKeys } from './secret-keys.js';
 import { transportFull } from './transport-summary.js';
 
@@ -59,6 +60,7 @@ export function ImportCandidateRow({ candidate, preview, choices, onChange }: Im
         {/* In full: a shortened line hid what a server is given (a postgresql:// URL, a folder). */}
         <p className="import-candidate__transport mono">{transportFull(candidate.transport)}</p>
         <SecretKeys transport={candidate.transport} />
+        <ArgumentFoldersFlag folders={candidate.argumentFolders ?? []} />
         <p className="import-path mono">
           {candidate.source}
           {candidate.project && ` · ${t('import.project', { project: candidate.project })}`}

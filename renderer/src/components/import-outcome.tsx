@@ -1,7 +1,10 @@
 // Import, step three: what was added (and which ones start switched off, and why), what the registry
-// refused with its reason, and the reminder that no folder was shared.
+// refused with its reason, the reminder that no folder was shared, and for a server whose command
+// line names folders, the offer to grant each one or replace it with ${roots}.
 import { PASTED_SOURCE, type ImportApplyResult, type ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useServer } from '../use-host-state.js';
+import { ArgumentFolders } from './argument-folders.js';
 import { HOST_LABELS } from './import-hosts.js';
 import { InlineError } from './inline-error.js';
 import { transportFull } from './transport-summary.js';
@@ -45,6 +48,7 @@ export function ImportOutcome({ preview, outcome }: { preview: ImportPreviewView
                         <p className="field-hint">{t('import.addedOffChosen')}</p>
                       ))
                     )}
+                    <ImportedArgumentFolders serverId={server.id} />
                   </li>
                 );
               })}
@@ -71,4 +75,10 @@ export function ImportOutcome({ preview, outcome }: { preview: ImportPreviewView
       )}
     </>
   );
+}
+
+/** An imported server's argument folders, live: each offer updates as soon as it is taken. */
+function ImportedArgumentFolders({ serverId }: { serverId: string }) {
+  const server = useServer(serverId);
+  return server ? <ArgumentFolders server={server} headingLevel={4} /> : null;
 }

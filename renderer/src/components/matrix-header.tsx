@@ -1,10 +1,12 @@
-// The matrix's two sticky header rows: one column per server (select + name + state), then each
-// server's sharing switch. Every control is a cell of the grid's arrow-key navigation.
+// The matrix's two sticky header rows: one column per server (select + name + state + how it runs:
+// enforced, advisory, off), then each server's sharing switch. Every control is a cell of the
+// grid's arrow-key navigation.
 import { memo } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { Switch } from './switch.js';
 import { cellKey, type CellPosition } from './matrix-navigation.js';
+import { ConfinementTag } from './confinement-badge.js';
 import { connectionLabelKey } from './status-badge.js';
 import { useLive } from '../use-live.js';
 
@@ -74,6 +76,7 @@ export const MatrixHeader = memo(function MatrixHeader({
               <span className={`dot dot--${live ? stateTone[server.status.state] : 'neutral'}`} aria-hidden="true" />
               <span className="matrix__serverstate">{live ? t(connectionLabelKey[server.status.state]) : t('status.unknown')}</span>
             </label>
+            <ConfinementTag server={server} />
           </div>
         ))}
         <div className="matrix__filler" aria-hidden="true" />

@@ -1,13 +1,14 @@
 // One folder's row in the consent matrix. Memoized on its inputs; the grant lookups are Sets.
 import { memo } from 'react';
-import type { RootView, ServerView } from '../../../shared/domain.js';
+import type { GrantMode, RootView, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useLive } from '../use-live.js';
 import type { GrantIndex } from '../grant-index.js';
 import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
 import { accessReasonText } from './access-reason.js';
-import { GrantToggle, type GrantLook } from './grant-toggle.js';
+import { confinementLook, enforcesModes, grantModeLabel } from './confinement-view.js';
+import { GrantToggle, type GrantLook, type GrantModeProps } from './grant-toggle.js';
 import { clipAround, Highlighted } from './highlighted.js';
 import { cellKey } from './matrix-navigation.js';
 import type { FilterMatch } from './matrix-view.js';
@@ -27,10 +28,12 @@ export interface MatrixRowProps {
   pending: PendingGrants;
   failed: string | undefined;
   onToggle(root: RootView, server: ServerView, granted: boolean): void;
+  /** A granted cell's mode changes (read-write <-> read-only). */
+  onMode(root: RootView, server: ServerView, mode: GrantMode): void;
   onSelect(rootId: string, selected: boolean): void;
 }
 
-export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
+export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onMode, onSelect }: MatrixRowProps) {
   const { t } = useI18n();
   const live = useLive();
   const reachable = root.access.state === 'ok';
@@ -73,16 +76,37 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
         const granted = mark ? mark.granted : grants.isGranted(server.id, root.id);
         const visible = mark ? reachable && server.enabled && server.sharing : grants.isEffective(server.id, root.id);
         const look: GrantLook = !granted ? 'off' : visible ? 'on' : 'hidden';
+        const readOnly = mark?.mode !== undefined ? mark.mode === 'read-only' : grants.isReadOnly(server.id, root.id);
+        const names = { root: root.name, server: server.name };
+        let mode: GrantModeProps | undefined;
+        let label = t('matrix.cellLabel', names);
+        if (granted) {
+          // Read-only is said as enforced only of a server the OS confines right now.
+          const confinement = confinementLook(server);
+          const enforced = enforcesModes(confinement);
+          const modeText = grantModeLabel(t, readOnly, confinement);
+          label = t('matrix.cellLabelMode', { ...names, mode: modeText });
+          const short = !readOnly ? t('grantMode.shortReadWrite') : `${t('grantMode.shortReadOnly')}${enforced ? '' : '*'}`;
+          mode = {
+            look: !readOnly ? 'rw' : enforced ? 'ro' : 'ro-advisory',
+            text: short,
+            // Starts with the text it shows, so a voice command that says what it sees finds it.
+            actionLabel: t(readOnly ? 'matrix.modeToReadWrite' : 'matrix.modeToReadOnly', { ...names, short }),
+            title: readOnly && !enforced ? t('matrix.modeTitleAdvisory', names) : t('matrix.modeTitle', { mode: modeText }),
+            onChange: () => onMode(root, server, readOnly ? 'read-write' : 'read-only'),
+          };
+        }
         return (
-          <div role="gridcell" className={look === 'hidden' ? 'matrix__cell matrix__cell--hidden' : 'matrix__cell'} key={server.id}>
+          <div role="gridcell" className={`matrix__cell${look === 'hidden' ? ' matrix__cell--hidden' : ''}${granted ? ' matrix__cell--granted' : ''}`} key={server.id}>
             <GrantToggle
               look={look}
-              label={t('matrix.cellLabel', { root: root.name, server: server.name })}
+              label={label}
               title={cellTitle(look, root, server, t)}
               tabIndex={activeCol === col ? 0 : -1}
               dataCell={cellKey({ row, col })}
               pending={mark !== undefined && mark.acceptedAt === undefined}
               failed={failed === key}
+              mode={mode}
               onToggle={() => onToggle(root, server, !granted)}
             />
           </div>

@@ -5,7 +5,7 @@ import { useId } from 'react';
 import type { HostError } from '../../../shared/result.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
-import { GrantSample } from './grant-toggle.js';
+import { GrantSample, ModeSample } from './grant-toggle.js';
 import { SearchIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import { ROOT_SORTS, type RootSort } from './matrix-view.js';
@@ -111,6 +111,14 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
           <li>
             <GrantSample look="off" />
             {t('matrix.legendOff')}
+          </li>
+          <li className="legend__wide-only">
+            <ModeSample look="ro" text={t('grantMode.shortReadOnly')} />
+            {t('matrix.legendReadOnly')}
+          </li>
+          <li>
+            <ModeSample look="ro-advisory" text={`${t('grantMode.shortReadOnly')}*`} />
+            {t('matrix.legendAdvisory')}
           </li>
         </ul>
       </div>

@@ -7,10 +7,14 @@ import { useCommand } from '../use-command.js';
 import { useProxiesByServer, useRootIndex, useRoots } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
 import { ActivityTimeline } from './activity-timeline.js';
+import { ArgumentFolders } from './argument-folders.js';
+import { ConfinementFacts } from './confinement-badge.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { PencilIcon, RefreshIcon, TrashIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import { ProxySessions } from './proxy-sessions.js';
+import { SandboxBlocked } from './sandbox-blocked.js';
+import { SandboxSwitches } from './sandbox-switches.js';
 import { ServerFacts } from './server-facts.js';
 import { ServerFailureCallout } from './server-failure-callout.js';
 import { StatusBadge } from './status-badge.js';
@@ -78,8 +82,10 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
           </button>
         </div>
       </header>
+      <ConfinementFacts server={server} />
       <InlineError error={reconnect.error} onDismiss={reconnect.clearError} />
       <ServerFailureCallout server={server} />
+      <SandboxBlocked server={server} />
 
       <div className="server-detail__switches">
         <div className="switch-row">
@@ -108,7 +114,9 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
           </p>
           <InlineError error={sharing.error} onDismiss={sharing.clearError} />
         </div>
+        <SandboxSwitches server={server} />
       </div>
+      <ArgumentFolders server={server} />
 
       <ServerFacts server={server} rootsByUri={rootsByUri} rootsById={rootsById} />
       <ProxySessions sessions={proxies} />

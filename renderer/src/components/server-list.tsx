@@ -1,9 +1,10 @@
-// The servers at a glance: name, live state, how it runs. Picking one shows its details beside.
+// The servers at a glance: name, live state, how it runs (the OS sandbox badge). Picking one shows its details beside.
 import { memo } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useProxiesByServer } from '../use-host-state.js';
 import { failureSummary } from './server-failure-text.js';
+import { ConfinementBadge } from './confinement-badge.js';
 import { StatusBadge } from './status-badge.js';
 import { transportSummary } from './transport-summary.js';
 
@@ -51,6 +52,9 @@ const ServerListItem = memo(function ServerListItem({ server, proxied, selected,
         </span>
         <span className="server-list__meta">
           <span className="server-list__transport">{transportSummary(server.transport)}</span>
+        </span>
+        <span className="server-list__meta">
+          <ConfinementBadge server={server} />
         </span>
         <span className="server-list__meta">
           {t('servers.seesCount', { count: server.effectiveRootIds.length })}

@@ -1,0 +1,116 @@
+// How a server runs, reduced to what a screen may claim: the one place that decides which words a
+// badge, a matrix cell and a read-only grant get. "Enforced" only when the host says the running
+// process is in the OS sandbox; a server that is not running is never called enforced.
+import type { ServerView } from '../../../shared/domain.js';
+import type { AdvisoryReasonCode, SandboxSetupCode } from '../../../shared/sandbox.js';
+import type { MessageKey } from '../i18n/messages.js';
+import type { Translate } from '../i18n/translate.js';
+import type { Tone } from './access-badge.js';
+
+export type ConfinementLook =
+  | {
+      state: 'enforced';
+      /** 'pending': started confined, the self-check has not answered yet. */
+      verified: 'yes' | 'no' | 'pending';
+      at?: number | undefined;
+      detail?: string | undefined;
+      /** false: no network inside the sandbox (a fact only of enforced servers). */
+      network: boolean;
+    }
+  | { state: 'advisory'; reasonCode: AdvisoryReasonCode | undefined; reason?: string | undefined }
+  | { state: 'off' }
+  /** The sandbox is on but the server could not be prepared for it: it was not started. */
+  | { state: 'not-started'; code: SandboxSetupCode; message: string }
+  /** Sandbox on, but the server is not running (switched off, or starting): nothing is enforced now. */
+  | { state: 'idle' };
+
+export function confinementLook(server: Pick<ServerView, 'transport' | 'enabled' | 'sandbox' | 'status'>): ConfinementLook {
+  if (server.transport.type !== 'stdio') return { state: 'advisory', reasonCode: 'remote-server' };
+  const running = server.enabled && server.status.state !== 'disabled';
+  const confinement = running ? server.status.confinement : undefined;
+  if (!confinement) return server.sandbox ? { state: 'idle' } : { state: 'off' };
+  if (confinement.state === 'off') return { state: 'off' };
+  if (confinement.state === 'advisory') return { state: 'advisory', reasonCode: confinement.reasonCode, reason: confinement.reason };
+  if (confinement.setupError) return { state: 'not-started', code: confinement.setupError.code, message: confinement.setupError.message };
+  const check = confinement.selfCheck;
+  return {
+    state: 'enforced',
+    verified: !check ? 'pending' : check.verified ? 'yes' : 'no',
+    at: check?.at,
+    detail: check?.detail,
+    network: confinement.network !== false,
+  };
+}
+
+/** Read-only (and network off) bind only a server the OS confines right now. */
+export function enforcesModes(look: ConfinementLook): boolean {
+  return look.state === 'enforced' && look.verified !== 'no';
+}
+
+export const confinementTone: Record<ConfinementLook['state'], Tone> = {
+  enforced: 'success',
+  advisory: 'warning',
+  off: 'danger',
+  'not-started': 'danger',
+  idle: 'neutral',
+};
+
+const longLabel: Record<ConfinementLook['state'], MessageKey> = {
+  enforced: 'sandbox.enforced',
+  advisory: 'sandbox.advisory',
+  off: 'sandbox.off',
+  'not-started': 'sandbox.notStarted',
+  idle: 'sandbox.idle',
+};
+
+const shortLabel: Record<ConfinementLook['state'], MessageKey> = {
+  enforced: 'sandbox.shortEnforced',
+  advisory: 'sandbox.shortAdvisory',
+  off: 'sandbox.shortOff',
+  'not-started': 'sandbox.shortNotStarted',
+  idle: 'sandbox.shortIdle',
+};
+
+const advisoryReason: Record<AdvisoryReasonCode, MessageKey> = {
+  'bwrap-missing': 'sandbox.reason.bwrapMissing',
+  'userns-blocked': 'sandbox.reason.usernsBlocked',
+  'bwrap-failed': 'sandbox.reason.bwrapFailed',
+  'sandbox-exec-missing': 'sandbox.reason.sandboxExecMissing',
+  'platform-unsupported': 'sandbox.reason.platformUnsupported',
+  'remote-server': 'sandbox.reason.remoteServer',
+};
+
+const setupReason: Record<SandboxSetupCode, MessageKey> = {
+  'command-not-found': 'sandbox.setup.commandNotFound',
+  'npx-unsupported': 'sandbox.setup.npxUnsupported',
+  'package-install-failed': 'sandbox.setup.packageInstallFailed',
+  'uv-missing': 'sandbox.setup.uvMissing',
+};
+
+/** The reason an advisory server is not confined, in the person's language (falls back to the host's English). */
+export function advisoryReasonText(t: Translate, look: Extract<ConfinementLook, { state: 'advisory' }>): string {
+  return look.reasonCode ? t(advisoryReason[look.reasonCode]) : (look.reason ?? t('sandbox.reason.unknown'));
+}
+
+/** The badge's one line: "Enforced (OS sandbox)", "Advisory (roots only): <reason>", "Off (you turned it off)". */
+export function confinementLabel(t: Translate, look: ConfinementLook): string {
+  switch (look.state) {
+    case 'advisory':
+      return t('sandbox.withReason', { label: t(longLabel.advisory), reason: advisoryReasonText(t, look) });
+    case 'not-started':
+      return t('sandbox.withReason', { label: t(longLabel['not-started']), reason: t(setupReason[look.code]) });
+    default:
+      return t(longLabel[look.state]);
+  }
+}
+
+/** One word or two for the matrix column header. */
+export function confinementShortLabel(t: Translate, look: ConfinementLook): string {
+  return t(shortLabel[look.state]);
+}
+
+/** What a read-only grant means for this server: enforced, or only asked for. */
+export function grantModeLabel(t: Translate, readOnly: boolean, look: ConfinementLook): string {
+  if (!readOnly) return t('grantMode.readWrite');
+  return enforcesModes(look) ? t('grantMode.readOnly') : t('grantMode.readOnlyAdvisory');
+}

@@ -1,0 +1,53 @@
+// A confined server failed on a path the sandbox keeps from it: say which path, and offer the two
+// ways out, as VS Code's sandbox dialog does: "Grant this folder" (or "Allow writing" for a folder
+// shared read-only) and "Run without sandbox" (behind the same confirmation as the switch).
+import { useState } from 'react';
+import type { ServerView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useGrantFolder } from '../use-grant-folder.js';
+import { useRoots } from '../use-host-state.js';
+import { InlineError } from './inline-error.js';
+import { SandboxOffDialog } from './sandbox-off-dialog.js';
+
+export function SandboxBlocked({ server }: { server: ServerView }) {
+  const { t } = useI18n();
+  const roots = useRoots();
+  const grant = useGrantFolder();
+  const [confirmingOff, setConfirmingOff] = useState(false);
+  const blocked = server.status.confinement?.blocked;
+  if (!blocked || !server.sandbox) return null;
+  const lead =
+    blocked.kind === 'read-only-grant'
+      ? t('blocked.readOnly', { path: blocked.path })
+      : blocked.kind === 'sandbox-setup'
+        ? t('blocked.setup', { path: blocked.path })
+        : t('blocked.outside', { path: blocked.path });
+  // Already granted as asked (the state is newer than the failure): only the other way out is left.
+  const folderRoot = roots.find((root) => root.path === blocked.folder || root.canonicalPath === blocked.folder);
+  const alreadyGranted = folderRoot !== undefined && server.grantedRootIds.includes(folderRoot.id) && (blocked.kind !== 'read-only-grant' || !server.readOnlyRootIds.includes(folderRoot.id));
+  return (
+    <div className="callout callout--warning sandbox-blocked" role="status" data-testid="sandbox-blocked">
+      <p className="sandbox-blocked__lead">
+        <strong>{t('blocked.title')}</strong> {lead}
+      </p>
+      <pre className="failure__stderr">{blocked.line}</pre>
+      <p className="sandbox-blocked__actions">
+        {!alreadyGranted && blocked.kind !== 'sandbox-setup' && (
+          <button
+            type="button"
+            className="button button--compact button--primary"
+            disabled={grant.pending !== undefined}
+            onClick={() => void grant.run(server.id, blocked.folder, blocked.kind === 'read-only-grant' ? 'read-write' : undefined)}
+          >
+            {blocked.kind === 'read-only-grant' ? t('blocked.allowWriting', { folder: blocked.folder }) : t('blocked.grant', { folder: blocked.folder })}
+          </button>
+        )}
+        <button type="button" className="button button--compact button--danger-ghost" onClick={() => setConfirmingOff(true)}>
+          {t('blocked.runWithout')}
+        </button>
+      </p>
+      <InlineError error={grant.error} onDismiss={grant.clearError} />
+      <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+// A server's Sandbox and Network switches (server detail). Turning the sandbox off asks first;
+// turning it on, and the network either way, take effect at once (the host restarts the server).
+// Network off binds only inside the sandbox, so its help says so when the server is not enforced.
+import { useId, useState } from 'react';
+import type { ServerView } from '../../../shared/domain.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import { useCommand } from '../use-command.js';
+import { confinementLook, enforcesModes } from './confinement-view.js';
+import { InlineError } from './inline-error.js';
+import { SandboxOffDialog } from './sandbox-off-dialog.js';
+import { Switch } from './switch.js';
+
+export function SandboxSwitches({ server }: { server: ServerView }) {
+  const { t } = useI18n();
+  const update = useCommand('servers.update');
+  const [confirmingOff, setConfirmingOff] = useState(false);
+  const sandboxHelp = useId();
+  const networkHelp = useId();
+  // A remote server runs elsewhere: no sandbox of this computer applies, so there is nothing to switch.
+  if (server.transport.type !== 'stdio') return null;
+  const enforced = enforcesModes(confinementLook(server));
+
+  return (
+    <>
+      <div className="switch-row">
+        <Switch
+          checked={server.sandbox}
+          label={t('sandbox.switch')}
+          busy={update.pending}
+          describedBy={sandboxHelp}
+          onChange={(next) => {
+            if (next) void update.run({ serverId: server.id, patch: { sandbox: true } });
+            else setConfirmingOff(true);
+          }}
+        />
+        <p id={sandboxHelp} className="field-hint">
+          {server.sandbox ? t('sandbox.switchHelpOn') : t('sandbox.switchHelpOff')}
+        </p>
+      </div>
+      <div className="switch-row">
+        <Switch
+          checked={server.network}
+          label={t('sandbox.network')}
+          busy={update.pending}
+          describedBy={networkHelp}
+          onChange={(next) => void update.run({ serverId: server.id, patch: { network: next } })}
+        />
+        <p id={networkHelp} className="field-hint">
+          {server.network ? t('sandbox.networkHelpOn') : enforced ? t('sandbox.networkHelpOff') : t('sandbox.networkHelpOffAdvisory')}
+        </p>
+      </div>
+      <InlineError error={update.error} onDismiss={update.clearError} />
+      <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
+    </>
+  );
+}
