@@ -9,6 +9,12 @@ import { startServeServer } from '../../electron/serve/serve-server.js';
 import { benchDir, makeFolders, repoRoot, waitUntil } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 
+/** A matrix cell's name, with the mode a granted cell adds (": read-write"); anchored (server-1, not server-10). */
+function cellName(root: string, server: string): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^Share ${escape(root)} with ${escape(server)}(: .+)?$`);
+}
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function rendererScale(rootCount: number, serverCount: number, toggles: number): Promise<Figure[]> {
@@ -37,14 +43,14 @@ export async function rendererScale(rootCount: number, serverCount: number, togg
 
     const tabStart = performance.now();
     await page.getByRole('tab', { name: 'Access' }).click();
-    await page.getByRole('checkbox', { name: `Share ${firstName} with server-1`, exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: cellName(firstName, 'server-1') }).waitFor();
     const matrix = performance.now() - tabStart;
 
     const toggleTimes: number[] = [];
     for (let i = 0; i < toggles; i++) {
       const root = added[1 + 2 * i]; // odd folders start unshared
       const name = path.basename(root?.path ?? '');
-      const box = page.getByRole('checkbox', { name: `Share ${name} with server-1`, exact: true });
+      const box = page.getByRole('checkbox', { name: cellName(name, 'server-1') });
       await box.scrollIntoViewIfNeeded();
       const clicked = performance.now();
       await box.click();

@@ -66,3 +66,12 @@ export async function showScheme(page: Page, scheme: 'light' | 'dark'): Promise<
   await page.emulateMedia({ colorScheme: scheme });
   await waitFor(async () => (await page.evaluate(() => document.documentElement.dataset.theme)) === scheme, { what: `the ${scheme} theme` });
 }
+
+/**
+ * A matrix cell's accessible name: "Share <root> with <server>", then the mode once it is granted
+ * (": read-write", ": read-only", ...). Anchored, so server-1 does not also find server-10.
+ */
+export function cellName(root: string, server: string): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^Share ${escape(root)} with ${escape(server)}(: .+)?$`);
+}

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach } from 'vitest';
 import { RootsHost } from '../../electron/host/roots-host.js';
+import type { SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
 import { startServeServer, type ServeServer } from '../../electron/serve/serve-server.js';
 import { tempDir } from '../support/temp-dirs.js';
 
@@ -54,6 +55,8 @@ export interface UiSessionOptions {
   reconnectDelaysMs?: readonly number[];
   /** Clipboard access for the page (Copy buttons). */
   clipboard?: boolean;
+  /** The sandbox probe the host's servers use (a probe made without bwrap on PATH: advisory). */
+  sandboxSupport?: SandboxSupport;
 }
 
 export async function startUiSession(options: UiSessionOptions = {}): Promise<UiSession> {
@@ -65,7 +68,10 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
   const host = new RootsHost({
     configDir,
     stateThrottleMs: 20,
-    ...(options.reconnectDelaysMs ? { connection: { reconnectDelaysMs: options.reconnectDelaysMs } } : {}),
+    connection: {
+      ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
+      ...(options.sandboxSupport ? { sandboxSupport: options.sandboxSupport } : {}),
+    },
   });
   await host.start();
   const serve = await startServeServer({ host, port: 0, rendererDir });

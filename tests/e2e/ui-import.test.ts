@@ -187,7 +187,7 @@ describe('import from other apps, then use with Claude Desktop', () => {
     await dialog.getByRole('button', { name: 'Import 3 servers' }).click();
     await dialog.getByRole('heading', { name: 'Imported 3 servers' }).waitFor();
     await dialog.getByText('Switched off until this variable has a value').waitFor();
-    await dialog.getByText('They see no folder yet.').waitFor();
+    await dialog.getByText('No folder was shared with them.').waitFor();
     await capture('import-done');
 
     // The registry has them with the right transports, no folders, the token filled in.

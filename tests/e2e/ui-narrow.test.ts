@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, waitConnected } from './ui-checks.js';
+import { axeViolations, cellName, describeViolations, seriousOnly, waitConnected } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 const WIDTH = 800;
@@ -95,7 +95,7 @@ describe(`at ${WIDTH} x ${HEIGHT}`, () => {
     );
     // Two header rows and at least four folders.
     expect(rowsOnScreen).toBeGreaterThanOrEqual(6);
-    const last = page.getByRole('checkbox', { name: 'Share scripts with brave-search', exact: true });
+    const last = page.getByRole('checkbox', { name: cellName('scripts', 'brave-search') });
     await last.scrollIntoViewIfNeeded();
     await last.check();
     const braveSearch = host.getState().servers.find((server) => server.name === 'brave-search')!;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { axeViolations, cellName, describeViolations, seriousOnly } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 async function populate(session: UiSession, rootCount: number, serverCount: number, repeated: number): Promise<void> {
@@ -142,7 +142,7 @@ describe('1,000 folders x 50 servers', () => {
 
     const opened = Date.now();
     await page.getByRole('tab', { name: 'Access' }).click();
-    await page.getByRole('checkbox', { name: 'Share project-0000 with server-1', exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: cellName('project-0000', 'server-1') }).waitFor();
     const openMs = Date.now() - opened;
 
     // Virtualized: a screenful of rows is in the DOM, not a thousand.
@@ -154,7 +154,7 @@ describe('1,000 folders x 50 servers', () => {
     await page.locator('.matrix__scroll').evaluate((element) => {
       element.scrollTop = element.scrollHeight;
     });
-    const last = page.getByRole('checkbox', { name: 'Share project-0999 with server-50', exact: true });
+    const last = page.getByRole('checkbox', { name: cellName('project-0999', 'server-50') });
     await last.waitFor();
     const scrollMs = Date.now() - scrolled;
 
@@ -166,7 +166,7 @@ describe('1,000 folders x 50 servers', () => {
     // Filtering 1,000 names, and 50 columns, is immediate too.
     const filtered = Date.now();
     await page.getByLabel('Filter folders').fill('project-0500');
-    await page.getByRole('checkbox', { name: 'Share project-0500 with server-25', exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: cellName('project-0500', 'server-25') }).waitFor();
     const filterMs = Date.now() - filtered;
     const columns = Date.now();
     await page.getByLabel('Filter servers').fill('server-4');

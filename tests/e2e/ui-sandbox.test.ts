@@ -1,0 +1,268 @@
+// Grants that bind, on screen (issue #11): real servers in real bubblewrap sandboxes, driven through
+// Chromium. How each server runs (enforced and verified, advisory with the reason, off), read-only
+// and read-write in the matrix by mouse and keyboard with the registry file checked afterwards, the
+// folders a command line names offered on import and in the detail, and the words before the
+// sandbox is turned off. Every screen in light and dark, at 800x600 and 1280x800, scanned with axe.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RootsHost } from '../../electron/host/roots-host.js';
+import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
+import type { GrantMode, ServerView } from '../../shared/domain.js';
+import { FILESYSTEM_ENTRY, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { axeViolations, describeViolations, seriousOnly, waitConnected } from './ui-checks.js';
+import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
+
+const support = await probeSandbox();
+const SIZES = [
+  { width: 800, height: 600 },
+  { width: 1280, height: 800 },
+] as const;
+
+let session: UiSession | undefined;
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  vi.unstubAllEnvs();
+  removeTempDirs();
+});
+
+/** What the registry FILE says (not the host's memory): the truth after a click. */
+function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
+  return JSON.parse(fs.readFileSync(host.store.path, 'utf8')) as ReturnType<typeof registryFile>;
+}
+
+function serverView(host: RootsHost, id: string): ServerView {
+  const found = host.getState().servers.find((server) => server.id === id);
+  if (!found) throw new Error(`no server ${id}`);
+  return found;
+}
+
+async function waitVerified(host: RootsHost, id: string): Promise<void> {
+  await waitFor(() => serverView(host, id).status.confinement?.selfCheck?.verified === true && serverView(host, id).status.state === 'connected', {
+    what: 'the confined server to start and pass its self-check',
+    timeoutMs: 30_000,
+  });
+}
+
+/** Screenshots the page in light and dark at both sizes and fails on serious or critical axe findings. */
+async function capture(name: string): Promise<void> {
+  const { page } = session!;
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await screenshot(page, `${name}-${size.width}x${size.height}-${scheme}`);
+      const serious = seriousOnly(await axeViolations(page));
+      expect(serious, `${name} ${size.width}x${size.height} ${scheme}:\n${describeViolations(serious)}`).toEqual([]);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
+  it('badges every server with how it runs: enforced and verified, advisory with the reason, off', async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const docs = tempDir('mcp-roots-sandbox-docs-');
+    const [root] = (await host.addRoots([docs])).added;
+    const confined = await host.addServer({ name: 'confined', transport: filesystemServer(), enabled: true, sharing: true });
+    const unboxed = await host.addServer({ name: 'unboxed', transport: filesystemServer(), enabled: true, sharing: true, sandbox: false });
+    await host.addServer({ name: 'remote', transport: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} }, enabled: false, sharing: true });
+    await host.setGrants([confined.id, unboxed.id], [root!.id], true, 'read-only');
+    await waitVerified(host, confined.id);
+    await waitConnected(host, unboxed.id);
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const list = page.getByRole('navigation', { name: 'Servers' });
+    await list.getByRole('button', { name: /confined/ }).getByText('Enforced (OS sandbox)', { exact: true }).waitFor();
+    await list.getByRole('button', { name: /unboxed/ }).getByText('Off (you turned it off)', { exact: true }).waitFor();
+    await list.getByRole('button', { name: /remote/ }).getByText('Advisory (roots only): a remote server, it runs elsewhere behind its URL', { exact: true }).waitFor();
+
+    await list.getByRole('button', { name: /confined/ }).click();
+    const detail = page.locator('.server-detail');
+    await detail.getByRole('heading', { name: 'confined', level: 2 }).waitFor();
+    const facts = detail.getByTestId('confinement');
+    const checkedAt = serverView(host, confined.id).status.confinement!.selfCheck!.at;
+    const clock = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit' }).format(checkedAt);
+    await facts.getByText(`Verified at ${clock}`).waitFor();
+    await facts.getByText('Network on', { exact: true }).waitFor();
+    await capture('sandbox-servers-enforced');
+
+    await page.getByRole('tab', { name: /Access/ }).click();
+    // Read-only binds the confined server; for the unconfined one the cell does not claim it does.
+    await page.getByRole('checkbox', { name: `Share ${root!.name} with confined: read-only`, exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: `Share ${root!.name} with unboxed: read-only (advisory: not enforced)`, exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: /confined/ }).getByText('Enforced', { exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: /unboxed/ }).getByText('Sandbox off', { exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: /remote/ }).getByText('Advisory', { exact: true }).waitFor();
+    await capture('sandbox-matrix-modes');
+  });
+
+  it('says why a server runs advisory when bubblewrap is missing, and the server still works', async () => {
+    const noBwrap = await probeSandbox({ pathEnv: tempDir('mcp-roots-empty-path-') });
+    expect(noBwrap.reasonCode).toBe('bwrap-missing');
+    session = await startUiSession({ viewport: { width: 1280, height: 800 }, sandboxSupport: noBwrap });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'filesystem', transport: filesystemServer(), enabled: true, sharing: true });
+    await waitConnected(host, server.id);
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const detail = page.locator('.server-detail');
+    await detail
+      .getByTestId('confinement')
+      .getByText('Advisory (roots only): bubblewrap is not installed (install the “bubblewrap” package)', { exact: true })
+      .waitFor();
+    expect(serverView(host, server.id).status.state).toBe('connected');
+    await capture('sandbox-servers-advisory');
+  });
+
+  it('changes a grant between read-write and read-only by mouse and by keyboard, and the registry follows', async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const docs = tempDir('mcp-roots-sandbox-modes-');
+    const [root] = (await host.addRoots([docs])).added;
+    const server = await host.addServer({ name: 'confined', transport: filesystemServer(), enabled: true, sharing: true });
+    await host.setGrants([server.id], [root!.id], true);
+    await waitVerified(host, server.id);
+    const mode = () => registryFile(host).grants[server.id]?.[root!.id];
+    expect(mode()).toBe('read-write');
+
+    await page.getByRole('tab', { name: /Access/ }).click();
+    const cell = (name: string) => page.getByRole('checkbox', { name: `Share ${root!.name} with confined${name}`, exact: true });
+    await cell(': read-write').waitFor();
+
+    // Mouse: the mode button beside the checkbox.
+    await page.getByRole('button', { name: `rw: make ${root!.name} read-only for confined`, exact: true }).click();
+    await waitFor(() => mode() === 'read-only', { what: 'read-only in the registry file' });
+    await cell(': read-only').waitFor();
+    await waitVerified(host, server.id);
+    expect(serverView(host, server.id).readOnlyRootIds).toEqual([root!.id]);
+
+    // Keyboard: R on the focused cell changes the mode, Space still revokes and grants.
+    await cell(': read-only').focus();
+    await page.keyboard.press('r');
+    await waitFor(() => mode() === 'read-write', { what: 'read-write in the registry file after R' });
+    await cell(': read-write').waitFor();
+    await page.keyboard.press('r');
+    await waitFor(() => mode() === 'read-only', { what: 'read-only again after a second R' });
+    await page.keyboard.press('Space');
+    await waitFor(() => mode() === undefined, { what: 'the grant revoked by Space' });
+    await cell('').waitFor();
+    // R on a cell that is not granted changes nothing (there is no mode to change).
+    await page.keyboard.press('r');
+    await page.keyboard.press('Space');
+    await waitFor(() => mode() === 'read-write', { what: 'a new grant, read-write by default' });
+    await cell(': read-write').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Share ${root!.name} with confined: read-write`);
+  });
+
+  it('offers the folders a command line names on import and in the detail, one by one, granting nothing unasked', async () => {
+    // The host runs in this process: discovery of "the usual places" must find an empty home.
+    const home = tempDir('mcp-roots-home-');
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const work = tempDir('mcp-roots-argdirs-');
+    const [projects, notes] = [path.join(work, 'projects'), path.join(work, 'notes')];
+    fs.mkdirSync(projects);
+    fs.mkdirSync(notes);
+    const config = path.join(work, 'Claude', 'claude_desktop_config.json');
+    fs.mkdirSync(path.dirname(config));
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { filesystem: { command: process.execPath, args: [FILESYSTEM_ENTRY, projects, notes] } } }, null, 2));
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    await page.getByRole('button', { name: 'Import…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import servers from other apps' });
+    await dialog.getByLabel('A config file (optional)').fill(config);
+    await dialog.getByRole('button', { name: 'Look for servers' }).click();
+    const flag = dialog.getByTestId('argument-folders-flag');
+    await flag.getByText('Its command line names 2 folders.', { exact: false }).waitFor();
+    await flag.getByText(projects, { exact: true }).waitFor();
+    await flag.getByText(notes, { exact: true }).waitFor();
+    await flag.getByText('argument 2', { exact: true }).waitFor();
+    await capture('sandbox-import-flag');
+
+    await dialog.getByRole('button', { name: 'Import 1 server' }).click();
+    await dialog.getByRole('heading', { name: 'Imported 1 server' }).waitFor();
+    const offer = dialog.getByTestId('argument-folders');
+    await offer.getByRole('button', { name: `Grant this folder: ${projects}` }).waitFor();
+    // Imported, nothing granted: no root was added either.
+    const id = host.getState().servers.find((server) => server.name === 'filesystem')!.id;
+    expect(registryFile(host).roots).toEqual([]);
+    expect(registryFile(host).grants[id]).toEqual({});
+    await capture('sandbox-import-offer');
+
+    // Grant one: a root for exactly that folder, granted to exactly this server.
+    await offer.getByRole('button', { name: `Grant this folder: ${projects}` }).click();
+    await offer.getByText('Granted', { exact: true }).waitFor();
+    const granted = registryFile(host);
+    expect(granted.roots.map((root) => root.path)).toEqual([projects]);
+    expect(granted.grants[id]).toEqual({ [granted.roots[0]!.id]: 'read-write' });
+
+    // Replace the other with ${roots}: the grants decide what it is started with.
+    await offer.getByRole('button', { name: `Replace with \${roots}: ${notes}` }).click();
+    await waitFor(() => registryFile(host).servers.find((server) => server.id === id)?.transport.args?.join(' ') === `${FILESYSTEM_ENTRY} ${projects} \${roots}`, {
+      what: 'the notes argument replaced by ${roots}',
+    });
+    expect(registryFile(host).roots).toHaveLength(1);
+
+    // The detail offers what is left, folder by folder.
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const detail = page.locator('.server-detail');
+    await detail.getByRole('heading', { name: 'filesystem', level: 2 }).waitFor();
+    const left = detail.getByTestId('argument-folders');
+    await left.getByText(projects, { exact: true }).waitFor();
+    await left.getByText('Granted', { exact: true }).waitFor();
+    expect(await left.getByText(notes, { exact: true }).count()).toBe(0);
+    await capture('sandbox-detail-argument-folders');
+    await left.getByRole('button', { name: `Replace with \${roots}: ${projects}` }).click();
+    await waitFor(() => registryFile(host).servers.find((server) => server.id === id)?.transport.args?.join(' ') === `${FILESYSTEM_ENTRY} \${roots}`, {
+      what: 'the last folder argument gone',
+    });
+    await left.waitFor({ state: 'detached' });
+  });
+
+  it('asks before turning the sandbox off and says what that means; network off is shown as a fact', async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'confined', transport: filesystemServer(), enabled: true, sharing: true });
+    await waitVerified(host, server.id);
+    const record = () => registryFile(host).servers.find((entry) => entry.id === server.id)!;
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const detail = page.locator('.server-detail');
+    const facts = detail.getByTestId('confinement');
+    await facts.getByText('Enforced (OS sandbox)', { exact: true }).waitFor();
+
+    // Network off: a fact of the enforced server once it runs again.
+    await detail.getByRole('switch', { name: 'Network' }).click();
+    await waitFor(() => record().network === false, { what: 'network off in the registry file' });
+    await waitFor(() => serverView(host, server.id).status.confinement?.network === false && serverView(host, server.id).status.confinement?.selfCheck?.verified === true, {
+      what: 'the server restarted without network',
+      timeoutMs: 30_000,
+    });
+    await facts.getByText('Network off', { exact: true }).waitFor();
+
+    // Sandbox off: asked first, in words; Cancel changes nothing.
+    const sandboxSwitch = detail.getByRole('switch', { name: 'Sandbox' });
+    await sandboxSwitch.click();
+    const confirm = page.getByRole('alertdialog', { name: 'Run confined without the sandbox?' });
+    await confirm.getByText('will be able to read and write every file your user can', { exact: false }).waitFor();
+    await capture('sandbox-off-confirm');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(record().sandbox).toBe(true);
+    expect(await sandboxSwitch.getAttribute('aria-checked')).toBe('true');
+
+    await sandboxSwitch.click();
+    await confirm.getByRole('button', { name: 'Run without sandbox' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await waitFor(() => record().sandbox === false, { what: 'sandbox off in the registry file' });
+    await facts.getByText('Off (you turned it off)', { exact: true }).waitFor();
+    await detail.getByText('Off, but not enforced: without the OS sandbox this server can still use the network.').waitFor();
+  });
+});
