@@ -226,6 +226,47 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await left.waitFor({ state: 'detached' });
   });
 
+  it('names the path the sandbox blocked and offers to grant its folder or to run without the sandbox', async () => {
+    // A slow retry keeps the failure on screen while it is looked at; the grant itself restarts the server.
+    session = await startUiSession({ viewport: { width: 1280, height: 800 }, reconnectDelaysMs: [60_000] });
+    const { page, host } = session;
+    // server-filesystem told to serve a folder nobody granted: confined, it cannot open it and exits.
+    const project = tempDir('mcp-roots-blocked-');
+    const server = await host.addServer({
+      name: 'fs-args',
+      transport: { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, project], env: {} },
+      enabled: true,
+      sharing: true,
+    });
+    await waitFor(() => serverView(host, server.id).status.confinement?.blocked?.folder === project, {
+      what: 'the sandbox block to be read from its stderr',
+      timeoutMs: 30_000,
+    });
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const blocked = page.locator('.server-detail').getByTestId('sandbox-blocked');
+    await blocked.getByText(`it tried to use ${project}, which is outside the folders it may use.`, { exact: false }).waitFor();
+    await capture('sandbox-blocked');
+
+    // "Run without sandbox…" asks first, with the same words as the switch; cancelled here.
+    await blocked.getByRole('button', { name: 'Run without sandbox…' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Run fs-args without the sandbox?' });
+    await confirm.getByText('will be able to read and write every file your user can', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(registryFile(host).servers.find((entry) => entry.id === server.id)?.sandbox).toBe(true);
+
+    // "Grant <folder>": a root for exactly that folder, granted to this server; it then starts confined.
+    await blocked.getByRole('button', { name: `Grant ${project}` }).click();
+    await waitFor(() => {
+      const file = registryFile(host);
+      const root = file.roots.find((entry) => entry.path === project);
+      return root !== undefined && file.grants[server.id]?.[root.id] === 'read-write';
+    }, { what: 'the blocked folder granted in the registry file' });
+    await waitVerified(host, server.id);
+    await blocked.waitFor({ state: 'detached' });
+  });
+
   it('asks before turning the sandbox off and says what that means; network off is shown as a fact', async () => {
     session = await startUiSession({ viewport: { width: 1280, height: 800 } });
     const { page, host } = session;

@@ -65,6 +65,15 @@ describe('confinementLook', () => {
     expect(enforcesModes(stopped)).toBe(false);
   });
 
+  it('does not call an exited confined server enforced or "checking", but keeps a failed check in view', () => {
+    const exited = confinementLook(server({ state: 'enforced', kind: 'bwrap', network: true }, { status: { state: 'error', rootsRequestCount: 0, listChangedCount: 0, confinement: { state: 'enforced', kind: 'bwrap', network: true } } }));
+    expect(exited).toEqual({ state: 'idle' });
+    const failedCheck = { state: 'enforced', kind: 'bwrap', network: true, selfCheck: { verified: false, at: 9, detail: 'HOME was visible' } } as const;
+    const stopped = confinementLook(server(failedCheck, { status: { state: 'error', rootsRequestCount: 0, listChangedCount: 0, confinement: failedCheck } }));
+    expect(stopped).toMatchObject({ state: 'enforced', verified: 'no', detail: 'HOME was visible' });
+    expect(confinementLook(server({ state: 'enforced', kind: 'bwrap', network: true }, { status: { state: 'connecting', rootsRequestCount: 0, listChangedCount: 0, confinement: { state: 'enforced', kind: 'bwrap', network: true } } }))).toMatchObject({ verified: 'pending' });
+  });
+
   it('says a server that could not be prepared was not started, and why', () => {
     const look = confinementLook(server({ state: 'enforced', setupError: { code: 'command-not-found', message: 'npxx: not found' } }));
     expect(look).toEqual({ state: 'not-started', code: 'command-not-found', message: 'npxx: not found' });

@@ -26,13 +26,16 @@ export type ConfinementLook =
 
 export function confinementLook(server: Pick<ServerView, 'transport' | 'enabled' | 'sandbox' | 'status'>): ConfinementLook {
   if (server.transport.type !== 'stdio') return { state: 'advisory', reasonCode: 'remote-server' };
-  const running = server.enabled && server.status.state !== 'disabled';
-  const confinement = running ? server.status.confinement : undefined;
+  const { state } = server.status;
+  const confinement = server.enabled && state !== 'disabled' ? server.status.confinement : undefined;
   if (!confinement) return server.sandbox ? { state: 'idle' } : { state: 'off' };
   if (confinement.state === 'off') return { state: 'off' };
   if (confinement.state === 'advisory') return { state: 'advisory', reasonCode: confinement.reasonCode, reason: confinement.reason };
   if (confinement.setupError) return { state: 'not-started', code: confinement.setupError.code, message: confinement.setupError.message };
   const check = confinement.selfCheck;
+  // A failed check stopped the server: that is the news. Otherwise a process that exited or is
+  // waiting to retry is confined by nothing right now, and "checking" would be untrue.
+  if (check?.verified !== false && state !== 'connected' && state !== 'connecting') return { state: 'idle' };
   return {
     state: 'enforced',
     verified: !check ? 'pending' : check.verified ? 'yes' : 'no',

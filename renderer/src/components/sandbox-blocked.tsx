@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useCommand } from '../use-command.js';
 import { useGrantFolder } from '../use-grant-folder.js';
 import { useRoots } from '../use-host-state.js';
 import { InlineError } from './inline-error.js';
@@ -13,6 +14,7 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
   const { t } = useI18n();
   const roots = useRoots();
   const grant = useGrantFolder();
+  const reconnect = useCommand('servers.reconnect');
   const [confirmingOff, setConfirmingOff] = useState(false);
   const blocked = server.status.confinement?.blocked;
   if (!blocked || !server.sandbox) return null;
@@ -25,6 +27,12 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
   // Already granted as asked (the state is newer than the failure): only the other way out is left.
   const folderRoot = roots.find((root) => root.path === blocked.folder || root.canonicalPath === blocked.folder);
   const alreadyGranted = folderRoot !== undefined && server.grantedRootIds.includes(folderRoot.id) && (blocked.kind !== 'read-only-grant' || !server.readOnlyRootIds.includes(folderRoot.id));
+  // The server failed and waits for its next retry (up to 30 s away): granting is the fix the person
+  // chose, so it is retried now rather than after the backoff.
+  const grantAndRetry = async () => {
+    const granted = await grant.run(server.id, blocked.folder, blocked.kind === 'read-only-grant' ? 'read-write' : undefined);
+    if (granted.ok && server.status.state !== 'connected') await reconnect.run({ serverId: server.id });
+  };
   return (
     <div className="callout callout--warning sandbox-blocked" role="status" data-testid="sandbox-blocked">
       <p className="sandbox-blocked__lead">
@@ -36,8 +44,8 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
           <button
             type="button"
             className="button button--compact button--primary"
-            disabled={grant.pending !== undefined}
-            onClick={() => void grant.run(server.id, blocked.folder, blocked.kind === 'read-only-grant' ? 'read-write' : undefined)}
+            disabled={grant.pending !== undefined || reconnect.pending}
+            onClick={() => void grantAndRetry()}
           >
             {blocked.kind === 'read-only-grant' ? t('blocked.allowWriting', { folder: blocked.folder }) : t('blocked.grant', { folder: blocked.folder })}
           </button>
@@ -47,6 +55,7 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
         </button>
       </p>
       <InlineError error={grant.error} onDismiss={grant.clearError} />
+      <InlineError error={reconnect.error} onDismiss={reconnect.clearError} />
       <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
     </div>
   );
