@@ -110,6 +110,10 @@ describe('proxied servers', () => {
       await item.getByText('Connected').waitFor();
       await item.getByText(pathToFileURL(fs.realpathSync(folder)).href, { exact: false }).waitFor({ timeout: 15_000 });
       await item.getByText('this app (the host’s own roots are ignored)').waitFor();
+      // Its own process, its own sandbox: the session's badge reads what the proxy reports.
+      await waitFor(() => host.getState().proxies[0]?.confinement !== undefined, { what: 'the proxy to report how its server runs' });
+      const reported = host.getState().proxies[0]!.confinement!.state;
+      await item.locator(`[data-testid="confinement-badge"][data-confinement="${reported}"]`).waitFor();
       await shoot(session, 'servers-proxied');
     } finally {
       await client.close();

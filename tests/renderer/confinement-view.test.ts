@@ -7,7 +7,7 @@ import { createTranslator } from '../../renderer/src/i18n/translate.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { zhCN } from '../../renderer/src/i18n/zh-cn.js';
-import { confinementLabel, confinementLook, enforcesModes, grantModeLabel } from '../../renderer/src/components/confinement-view.js';
+import { confinementLabel, confinementLook, enforcesModes, grantModeLabel, proxySessionLook } from '../../renderer/src/components/confinement-view.js';
 
 type Server = Pick<ServerView, 'transport' | 'enabled' | 'sandbox' | 'status'>;
 const stdio: TransportConfig = { type: 'stdio', command: 'node', args: ['server.js'], env: {} };
@@ -79,6 +79,17 @@ describe('confinementLook', () => {
     expect(look).toEqual({ state: 'not-started', code: 'command-not-found', message: 'npxx: not found' });
     expect(enforcesModes(look)).toBe(false);
     expect(confinementLabel(en_, look)).toBe('Not started: the sandbox could not be prepared: its command was not found');
+  });
+});
+
+describe('proxySessionLook', () => {
+  it('reads how the proxy process runs, which may differ from the app (another PATH without bwrap)', () => {
+    const record = { transport: stdio, sandbox: true };
+    const advisory = proxySessionLook(record, { state: 'connected', confinement: { state: 'advisory', reasonCode: 'bwrap-missing', reason: 'x' } });
+    expect(confinementLabel(en_, advisory)).toMatch(/^Advisory \(roots only\): bubblewrap is not installed/);
+    const verified = proxySessionLook(record, { state: 'restarting', confinement: { state: 'enforced', kind: 'bwrap', network: false, selfCheck: { verified: true, at: 2, detail: 'ok' } } });
+    expect(verified).toMatchObject({ state: 'enforced', verified: 'yes', network: false });
+    expect(proxySessionLook(record, { state: 'closed', confinement: { state: 'enforced', kind: 'bwrap', network: true } })).toEqual({ state: 'idle' });
   });
 });
 

@@ -2,6 +2,7 @@
 // "Off (you turned it off)". The detail form adds the self-check ("verified at 14:03", or a warning
 // when it failed) and the network fact of an enforced server.
 import type { ServerView } from '../../../shared/domain.js';
+import type { ServerConfinement } from '../../../shared/sandbox.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useLive } from '../use-live.js';
 import { Badge, UnknownBadge } from './access-badge.js';
@@ -10,13 +11,17 @@ import { confinementLabel, confinementLook, confinementShortLabel, confinementTo
 type BadgeServer = Pick<ServerView, 'transport' | 'enabled' | 'sandbox' | 'status'>;
 
 export function ConfinementBadge({ server }: { server: BadgeServer }) {
+  return <LookBadge look={confinementLook(server)} hostReason={hostReason(server.status.confinement)} />;
+}
+
+/** A badge for a look already made (a proxied session's, for one). */
+export function LookBadge({ look, hostReason }: { look: ConfinementLook; hostReason?: string | undefined }) {
   const { t } = useI18n();
   if (!useLive()) return <UnknownBadge />;
-  const look = confinementLook(server);
   const label = confinementLabel(t, look);
   return (
     <span className="confinement" data-testid="confinement-badge" data-confinement={look.state}>
-      <Badge tone={confinementTone[look.state]} title={hostReason(server) ?? label}>
+      <Badge tone={confinementTone[look.state]} title={hostReason ?? label}>
         {label}
       </Badge>
     </span>
@@ -24,8 +29,7 @@ export function ConfinementBadge({ server }: { server: BadgeServer }) {
 }
 
 /** The host's own English reason, for the tooltip when it says more than the translated one. */
-function hostReason(server: BadgeServer): string | undefined {
-  const confinement = server.status.confinement;
+export function hostReason(confinement: ServerConfinement | undefined): string | undefined {
   return confinement?.setupError?.message ?? confinement?.reason;
 }
 

@@ -1,7 +1,7 @@
 // How a server runs, reduced to what a screen may claim: the one place that decides which words a
 // badge, a matrix cell and a read-only grant get. "Enforced" only when the host says the running
 // process is in the OS sandbox; a server that is not running is never called enforced.
-import type { ServerView } from '../../../shared/domain.js';
+import type { ConnectionState, ProxiedSession, ServerView } from '../../../shared/domain.js';
 import type { AdvisoryReasonCode, SandboxSetupCode } from '../../../shared/sandbox.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Translate } from '../i18n/translate.js';
@@ -116,4 +116,25 @@ export function confinementShortLabel(t: Translate, look: ConfinementLook): stri
 export function grantModeLabel(t: Translate, readOnly: boolean, look: ConfinementLook): string {
   if (!readOnly) return t('grantMode.readWrite');
   return enforcesModes(look) ? t('grantMode.readOnly') : t('grantMode.readOnlyAdvisory');
+}
+
+const proxyConnection: Record<ProxiedSession['state'], ConnectionState> = {
+  connecting: 'connecting',
+  restarting: 'connecting',
+  connected: 'connected',
+  closed: 'disabled',
+  error: 'error',
+};
+
+/**
+ * The same server run by `mcp-roots proxy` in another app's process: its sandbox is that process's
+ * (it may differ: bwrap missing from that app's PATH), so its badge reads the session's report.
+ */
+export function proxySessionLook(server: Pick<ServerView, 'transport' | 'sandbox'>, session: Pick<ProxiedSession, 'state' | 'confinement'>): ConfinementLook {
+  return confinementLook({
+    transport: server.transport,
+    sandbox: server.sandbox,
+    enabled: true,
+    status: { state: proxyConnection[session.state], rootsRequestCount: 0, listChangedCount: 0, confinement: session.confinement },
+  });
 }

@@ -1,11 +1,13 @@
 // The server as other apps run it: each `mcp-roots proxy` a host (Claude Desktop, Cursor…) started
 // for it, whose roots policy it follows, and what it last told the server. The same "did my change
-// reach it?" facts as for the app's own connection.
-import type { ProxiedSession } from '../../../shared/domain.js';
+// reach it?" facts as for the app's own connection, and how that process runs (its own sandbox).
+import type { ProxiedSession, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
 import { useNow } from '../use-now.js';
 import { Badge, type Tone } from './access-badge.js';
+import { hostReason, LookBadge } from './confinement-badge.js';
+import { proxySessionLook } from './confinement-view.js';
 import { SessionFacts } from './session-facts.js';
 
 const stateTone: Record<ProxiedSession['state'], Tone> = {
@@ -23,7 +25,7 @@ const stateKey: Record<ProxiedSession['state'], MessageKey> = {
   error: 'proxy.state.error',
 };
 
-export function ProxySessions({ sessions }: { sessions: readonly ProxiedSession[] }) {
+export function ProxySessions({ server, sessions }: { server: Pick<ServerView, 'transport' | 'sandbox'>; sessions: readonly ProxiedSession[] }) {
   const { t } = useI18n();
   if (sessions.length === 0) return null;
   return (
@@ -34,14 +36,14 @@ export function ProxySessions({ sessions }: { sessions: readonly ProxiedSession[
       <p className="muted proxy-sessions__lead">{t('proxy.lead')}</p>
       <ul className="proxy-sessions__list">
         {sessions.map((session) => (
-          <ProxySessionItem key={session.proxyPid} session={session} />
+          <ProxySessionItem key={session.proxyPid} server={server} session={session} />
         ))}
       </ul>
     </section>
   );
 }
 
-function ProxySessionItem({ session }: { session: ProxiedSession }) {
+function ProxySessionItem({ server, session }: { server: Pick<ServerView, 'transport' | 'sandbox'>; session: ProxiedSession }) {
   const { t, formatRelative, formatTime } = useI18n();
   const now = useNow();
   const host = session.host ? `${session.host.name} ${session.host.version}` : t('proxy.unknownHost');
@@ -55,6 +57,8 @@ function ProxySessionItem({ session }: { session: ProxiedSession }) {
         </Badge>
         <span className="muted mono proxy-sessions__pid">{t('proxy.pid', { pid: String(session.proxyPid) })}</span>
       </div>
+      {/* Its own process, its own sandbox (another app's PATH may lack bwrap). */}
+      {session.confinement && <LookBadge look={proxySessionLook(server, session)} hostReason={hostReason(session.confinement)} />}
       <dl className="facts facts--compact">
         <div className="facts__item">
           <dt>{t('proxy.policy')}</dt>

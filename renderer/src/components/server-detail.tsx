@@ -119,7 +119,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
       <ArgumentFolders server={server} />
 
       <ServerFacts server={server} rootsByUri={rootsByUri} rootsById={rootsById} />
-      <ProxySessions sessions={proxies} />
+      <ProxySessions server={server} sessions={proxies} />
       <ActivityTimeline serverId={server.id} />
 
       <ConfirmDialog
