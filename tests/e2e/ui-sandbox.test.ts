@@ -198,9 +198,12 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     // Grant one: a root for exactly that folder, granted to exactly this server.
     await offer.getByRole('button', { name: `Grant this folder: ${projects}` }).click();
     await offer.getByText('Granted', { exact: true }).waitFor();
+    // The screen may show the state a moment before the file is written: wait for the file.
+    await waitFor(() => registryFile(host).roots.length === 1, { what: 'the new root in the registry file' });
     const granted = registryFile(host);
     expect(granted.roots.map((root) => root.path)).toEqual([projects]);
-    expect(granted.grants[id]).toEqual({ [granted.roots[0]!.id]: 'read-write' });
+    await waitFor(() => registryFile(host).grants[id]?.[granted.roots[0]!.id] === 'read-write', { what: 'the grant in the registry file' });
+    expect(registryFile(host).grants[id]).toEqual({ [granted.roots[0]!.id]: 'read-write' });
 
     // Replace the other with ${roots}: the grants decide what it is started with.
     await offer.getByRole('button', { name: `Replace with \${roots}: ${notes}` }).click();
