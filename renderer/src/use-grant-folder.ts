@@ -57,5 +57,6 @@ async function grantFolder(client: HostClient, roots: readonly RootView[], serve
       if (!root) return { ok: false, error: { code: (failure?.code ?? 'internal') as ErrorCode, message: failure?.message ?? folder } };
     }
   }
-  return callSafely(client, 'grants.set', { serverIds: [serverId], rootIds: [root.id], granted: true, ...(mode ? { mode } : {}) });
+  const granted = await callSafely(client, 'grants.set', { serverIds: [serverId], rootIds: [root.id], granted: true, ...(mode ? { mode } : {}) });
+  return granted.ok ? { ok: true, value: null } : granted;
 }

@@ -10,7 +10,7 @@ import type { RootsHost } from '../../electron/host/roots-host.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantMode, ServerView } from '../../shared/domain.js';
 import { FILESYSTEM_ENTRY, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, waitConnected } from './ui-checks.js';
+import { axeViolations, describeViolations, seriousOnly, showScheme, waitConnected } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 const support = await probeSandbox();
@@ -52,13 +52,13 @@ async function capture(name: string): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await showScheme(page, scheme);
       await screenshot(page, `${name}-${size.width}x${size.height}-${scheme}`);
       const serious = seriousOnly(await axeViolations(page));
       expect(serious, `${name} ${size.width}x${size.height} ${scheme}:\n${describeViolations(serious)}`).toEqual([]);
     }
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await showScheme(page, 'light');
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
