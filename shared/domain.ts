@@ -114,10 +114,29 @@ export interface RootsAnswer {
   uris: readonly string[];
 }
 
+/** Why a session runs in its protocol era (electron/host/era-choice.ts has the English). */
+export type EraReason =
+  /** It speaks only the 2025-era protocol. */
+  | 'legacy-only'
+  /** It speaks only 2026-07-28. */
+  | 'modern-only'
+  /** Both; 2025-11-25 carries its folders whichever way it asks. */
+  | 'folders-first'
+  /** Both; it is told no folders, so the newest. */
+  | 'newest'
+  /** Over HTTP, 2026-07-28 carries its folders. */
+  | 'remote-modern'
+  /** No answer to the 2026-07-28 probe in time. */
+  | 'probe-unanswered'
+  /** Behind the proxy: the host's own choice. */
+  | 'host-era';
+
 export interface ServerStatus {
   state: ConnectionState;
   protocolVersion?: string | undefined;
   era?: 'legacy' | 'modern' | undefined;
+  /** Why that era (shown beside it). */
+  eraReason?: EraReason | undefined;
   serverInfo?: { name: string; version: string } | undefined;
   error?: string | undefined;
   /** The last `roots/list` the server asked and what it was answered. */

@@ -1,24 +1,20 @@
 // One MCP client connection per enabled server: connect with version negotiation, answer
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
-import { Client, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { ActivityEntry, ActivityKind, InboundLimitation, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
-import { readBoundedLines } from './bounded-lines.js';
+import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 import { decideRootsChange, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
-import { redactSecretValues, SealedSecretError, type SecretCodec } from './secret-codec.js';
-import type { ConfinedStdio } from './sandbox/confine-stdio.js';
+import { SealedSecretError, type SecretCodec } from './secret-codec.js';
+import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
-import { SandboxSetupError } from './sandbox/sandbox-types.js';
-import { prepareStart, type PreparedStart } from './stdio-start.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
-
-export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
 
 export interface ConnectionHooks {
   /** The server's effective roots right now (cached, immutable arrays). */
@@ -51,10 +47,6 @@ export interface ConnectionOptions {
   sandboxSupport?: SandboxSupport;
 }
 
-const MAX_STDERR_LINE = 2000;
-/** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
-const STDERR_TAIL = 40;
-
 export class ServerConnection {
   status: ServerStatus;
   readonly log = new ActivityLog();
@@ -65,8 +57,8 @@ export class ServerConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
   private connectedAt = 0;
-  /** The era learned at the last connect: the next connect skips the probe. */
-  private prior: PriorDiscovery | undefined;
+  /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
+  private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
   /**
    * Set while the roots-change policy restarts it (to revoke its last folder, for new mounts...):
    * its next roots/list answers our restart, not a new wish for folders, so it raises no consent.
@@ -76,9 +68,8 @@ export class ServerConnection {
   private startedFolders: readonly ExposedFolder[] | undefined;
   /** What this session was told, and whether the server re-asks after list_changed. */
   private readonly session: RootsSession;
-  /** The current start's sandbox (self-check, stderr reader), while it is enforced. */
-  private confined: ConfinedStdio | undefined;
-  private stderrTail: string[] = [];
+  /** The current start's sandbox (self-check, stderr tail), while it is enforced. */
+  private sandbox = new StartSandbox(undefined);
 
   constructor(
     private record: ServerRecord,
@@ -110,7 +101,7 @@ export class ServerConnection {
   async update(record: ServerRecord, reason: string): Promise<void> {
     const transportChanged = JSON.stringify(record.transport) !== JSON.stringify(this.record.transport);
     this.record = record;
-    if (transportChanged) this.prior = undefined;
+    if (transportChanged) this.eraVerdict = undefined;
     this.addActivity('restart', reason);
     await this.stop();
     this.start();
@@ -130,8 +121,9 @@ export class ServerConnection {
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
-    this.confined = undefined;
+    this.sandbox = new StartSandbox(undefined);
     const client = this.client;
+    const built = this.built;
     this.client = undefined;
     this.built = undefined;
     if (client) {
@@ -141,6 +133,9 @@ export class ServerConnection {
         // Closing a broken transport may throw; the child is gone either way.
       }
       this.addActivity('disconnect', 'Disconnected.');
+    } else {
+      // Stopped while still negotiating: no client owns the process yet.
+      await built?.transport.close().catch(() => undefined);
     }
     this.setStatus({
       state: this.record.enabled ? 'disconnected' : 'disabled',
@@ -250,52 +245,27 @@ export class ServerConnection {
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
     this.setStatus({ state: 'connecting', error: undefined, nextRetryAt: undefined });
-    let prepared: PreparedStart;
-    try {
-      prepared = await prepareStart(this.record, transportConfig, exposure.folders, {
-        dataDir: this.options.dataDir ?? process.cwd(),
-        support: this.options.sandboxSupport,
-      });
-    } catch (error) {
-      if (generation !== this.generation) return;
+    const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
+      dataDir: this.options.dataDir ?? process.cwd(),
+      support: this.options.sandboxSupport,
+    });
+    if (generation !== this.generation) return;
+    if (preparation.kind === 'not-started') {
       this.startedFolders = undefined;
-      if (error instanceof SandboxSetupError) {
-        // Never started unconfined instead. Retried with backoff (a command may get installed),
-        // except a command line no retry can make preparable.
-        const text = `Not started: ${error.message}`;
-        this.setStatus({ confinement: { state: 'enforced', setupError: { code: error.code, message: error.message } } });
-        if (error.code === 'npx-unsupported') {
-          this.addActivity('error', text);
-          this.setStatus({ state: 'error', error: text, pid: undefined });
-        } else {
-          this.fail(generation, text);
-        }
-        return;
+      if (preparation.confinement) this.setStatus({ confinement: preparation.confinement });
+      if (preparation.retry) {
+        this.fail(generation, preparation.text);
+      } else {
+        this.addActivity('error', preparation.text);
+        this.setStatus({ state: 'error', error: preparation.text, pid: undefined });
       }
-      this.fail(generation, `Cannot start: ${message(error)}`);
       return;
     }
-    if (generation !== this.generation) return;
+    const { prepared } = preparation;
     transportConfig = prepared.transport;
-    this.confined = prepared.confined;
-    this.stderrTail = [];
+    this.sandbox = new StartSandbox(prepared.confined);
     this.setStatus({ confinement: prepared.confinement });
     const declareRoots = this.record.sharing && !this.injectsRoots;
-    const client = new Client(
-      { ...CLIENT_INFO },
-      {
-        // Declared only when sharing: otherwise the SDK answers roots/list with -32601.
-        capabilities: declareRoots ? { roots: { listChanged: true } } : {},
-        versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.options.probeTimeoutMs ?? 3000 } },
-      },
-    );
-    if (declareRoots) {
-      client.setRequestHandler('roots/list', async () => {
-        const { roots, uris } = this.hooks.exposureFor(this.record.id);
-        this.recordRootsRequest(roots, uris);
-        return { roots: roots as WireRoot[] };
-      });
-    }
     let built: BuiltTransport;
     try {
       built = buildTransport(transportConfig, this.options.secrets, { lowPriority: true });
@@ -309,11 +279,51 @@ export class ServerConnection {
       this.fail(generation, `Cannot start: ${message(error)}`);
       return;
     }
-    this.client = client;
     this.built = built;
     this.session.reset();
-    if (built.stderr) this.captureStderr(built.stderr, generation);
+    if (built.stderr) {
+      this.sandbox.readStderr(built.stderr, this.record.transport, (shown) => {
+        if (generation === this.generation) this.addActivity('stderr', shown);
+      });
+    }
     built.inbound?.on('limited', (limitation) => this.limited(generation, limitation));
+    let session: EraSession;
+    try {
+      session = await openClientSession(built.transport, {
+        transport: transportConfig.type,
+        carriesRoots: declareRoots,
+        known: this.eraVerdict?.carriesRoots === declareRoots ? this.eraVerdict.verdict : undefined,
+        probeTimeoutMs: this.options.probeTimeoutMs ?? 3000,
+        connectTimeoutMs: this.options.connectTimeoutMs ?? 20_000,
+        answerRoots: () => {
+          const { roots, uris } = this.hooks.exposureFor(this.record.id);
+          this.recordRootsRequest(roots, uris);
+          return roots;
+        },
+        onError: (error) => {
+          if (generation === this.generation) this.addActivity('error', message(error));
+        },
+        onSlowProbeAnswer: (afterMs) => {
+          if (generation === this.generation) this.addActivity('info', `It answered the 2026-07-28 probe after ${afterMs} ms (a slow start, not an error).`);
+        },
+      });
+    } catch (error) {
+      if (generation !== this.generation) return;
+      // A cached era may be stale (the server was upgraded): probe afresh next time.
+      this.eraVerdict = undefined;
+      this.startedFolders = undefined;
+      void built.transport.close().catch(() => undefined);
+      this.fail(generation, message(error));
+      this.noteBlocked();
+      return;
+    }
+    const client = session.client;
+    if (generation !== this.generation) {
+      void client.close().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.eraVerdict = { carriesRoots: declareRoots, verdict: session.verdict };
     client.onclose = () => {
       if (generation !== this.generation) return;
       this.client = undefined;
@@ -323,39 +333,13 @@ export class ServerConnection {
       this.noteBlocked();
       this.scheduleRetry(generation);
     };
-    client.onerror = (error) => {
-      if (generation === this.generation) this.addActivity('error', message(error));
-    };
-    try {
-      await client.connect(built.transport, {
-        timeout: this.options.connectTimeoutMs ?? 20_000,
-        ...(this.prior ? { prior: this.prior } : {}),
-      });
-    } catch (error) {
-      if (generation !== this.generation) return;
-      // A cached era may be stale (the server was upgraded): probe afresh next time.
-      this.prior = undefined;
-      this.client = undefined;
-      this.startedFolders = undefined;
-      // This failure is reported once, as an error: the close it causes is not a second event.
-      client.onclose = undefined;
-      void client.close().catch(() => undefined);
-      this.fail(generation, message(error));
-      this.noteBlocked();
-      return;
-    }
-    if (generation !== this.generation) {
-      void client.close().catch(() => undefined);
-      return;
-    }
     const era = client.getProtocolEra();
-    const discover = client.getDiscoverResult();
-    this.prior = era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
     this.connectedAt = Date.now();
     const info = client.getServerVersion();
     this.setStatus({
       state: 'connected',
       era,
+      eraReason: session.verdict.reason,
       protocolVersion: client.getNegotiatedProtocolVersion(),
       serverInfo: info ? { name: info.name, version: info.version } : undefined,
       error: undefined,
@@ -365,16 +349,16 @@ export class ServerConnection {
       'connect',
       `Connected (protocol ${client.getNegotiatedProtocolVersion() ?? '?'}${info ? `, ${info.name} ${info.version}` : ''}).`,
     );
-    if (this.confined) await this.verifyConfinement(generation, this.confined, built.pid?.() ?? undefined);
+    if (this.sandbox.enforced) await this.verifyConfinement(generation, built.pid?.() ?? undefined);
   }
 
   /**
    * Proves the sandbox of the running process from outside (its mounts, a folder it must not see).
    * A server whose confinement cannot be proved is stopped: a badge saying "Enforced" must be a fact.
    */
-  private async verifyConfinement(generation: number, confined: ConfinedStdio, pid: number | undefined): Promise<void> {
-    const check = await confined.selfCheck(pid);
-    if (generation !== this.generation) return;
+  private async verifyConfinement(generation: number, pid: number | undefined): Promise<void> {
+    const check = await this.sandbox.check(pid);
+    if (generation !== this.generation || !check) return;
     const confinement = { ...this.status.confinement, state: 'enforced' as const, selfCheck: check };
     if (check.verified) {
       this.setStatus({ confinement });
@@ -389,10 +373,10 @@ export class ServerConnection {
 
   /** After a failure: did the sandbox stand in its way? (Shown with "Grant this folder" / "Run without sandbox".) */
   private noteBlocked(): void {
-    const blocked = this.confined?.stderrBlocked(this.stderrTail);
-    if (!blocked || !this.status.confinement) return;
-    this.setStatus({ confinement: { ...this.status.confinement, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line } } });
-    this.addActivity('error', `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`);
+    const blocked = this.sandbox.blocked(this.status.confinement);
+    if (!blocked) return;
+    this.setStatus({ confinement: blocked.confinement });
+    this.addActivity('error', blocked.text);
   }
 
   private fail(generation: number, text: string): void {
@@ -434,21 +418,6 @@ export class ServerConnection {
     // A line too long also ends the session with that text as the error: logged once, by onerror.
     if (limitation.kind !== 'long-line') this.addActivity('error', limitation.text);
     this.setStatus({ limited: limitation });
-  }
-
-  private captureStderr(stream: NodeJS.ReadableStream, generation: number): void {
-    readBoundedLines(
-      stream,
-      (line) => {
-        if (generation !== this.generation || line.length === 0) return;
-        // A server that logs its own token must not show it to the UI.
-        const shown = redactSecretValues(line, this.record.transport);
-        this.stderrTail.push(shown);
-        if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
-        this.addActivity('stderr', shown);
-      },
-      { maxLineChars: MAX_STDERR_LINE },
-    );
   }
 
   addActivity(kind: ActivityKind, text: string, uris?: readonly string[]): void {
