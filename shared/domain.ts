@@ -114,22 +114,15 @@ export interface RootsAnswer {
   uris: readonly string[];
 }
 
-/** Why a session runs in its protocol era (electron/host/era-choice.ts has the English). */
-export type EraReason =
-  /** It speaks only the 2025-era protocol. */
-  | 'legacy-only'
-  /** It speaks only 2026-07-28. */
-  | 'modern-only'
-  /** Both; 2025-11-25 carries its folders whichever way it asks. */
-  | 'folders-first'
-  /** Both; it is told no folders, so the newest. */
-  | 'newest'
-  /** Over HTTP, 2026-07-28 carries its folders. */
-  | 'remote-modern'
-  /** No answer to the 2026-07-28 probe in time. */
-  | 'probe-unanswered'
-  /** Behind the proxy: the host's own choice. */
-  | 'host-era';
+/**
+ * Why a session runs in its protocol era (electron/host/era-choice.ts has the English):
+ * legacy-only / modern-only: the server speaks only that era; folders-first: it speaks both and
+ * 2025-11-25 carries its folders whichever way it asks; newest: both, and it is told no folders;
+ * remote-modern: over HTTP 2026-07-28 carries its folders; probe-unanswered: no answer to the
+ * 2026-07-28 probe in time; host-era: behind the proxy, the host's own choice.
+ */
+export const ERA_REASONS = ['legacy-only', 'modern-only', 'folders-first', 'newest', 'remote-modern', 'probe-unanswered', 'host-era'] as const;
+export type EraReason = (typeof ERA_REASONS)[number];
 
 export interface ServerStatus {
   state: ConnectionState;
@@ -215,7 +208,9 @@ export interface ProxiedSession {
   /** Whose roots the server is told: the registry's (default) or the host's own. */
   rootsPolicy: 'registry' | 'host';
   hostOffersRoots: boolean;
+  /** The era the server is spoken to in, and why (the host's own may differ). */
   era?: 'legacy' | 'modern' | undefined;
+  eraReason?: EraReason | undefined;
   protocolVersion?: string | undefined;
   lastRootsRequest?: RootsAnswer | undefined;
   rootsRequestCount: number;

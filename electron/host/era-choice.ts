@@ -25,7 +25,7 @@ export function preferredEra(facts: EraFacts): EraPreference {
 }
 
 /** The reason for an era, in English (the CLI, the logs); the UI translates the code. */
-export const ERA_REASONS: Record<EraReason, string> = {
+export const ERA_REASON_TEXT: Record<EraReason, string> = {
   'legacy-only': 'It speaks only the 2025-era protocol.',
   'modern-only': 'It speaks only 2026-07-28 (it refused the 2025 handshake): its folders reach it only when it asks inside a call (input_required).',
   'folders-first': 'It speaks both eras; 2025-11-25 was chosen because there its folders reach it whichever way it asks for them (2026-07-28 carries them only inside calls).',

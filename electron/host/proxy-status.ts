@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { ERA_REASONS } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import { isProcessAlive } from './process-alive.js';
 
@@ -29,7 +30,9 @@ export const proxyStatusSchema = z
     host: implementation.optional(),
     /** The host declared the roots capability itself (shown: the registry still decides by default). */
     hostOffersRoots: z.boolean(),
+    /** The era the server is spoken to in (the host's may differ: electron/proxy/era-bridge.ts). */
     era: z.enum(['legacy', 'modern']).optional(),
+    eraReason: z.enum(ERA_REASONS).optional(),
     protocolVersion: z.string().optional(),
     serverInfo: implementation.optional(),
     serverPid: z.number().int().optional(),

@@ -65,6 +65,7 @@ function toSession(status: ProxyStatus): ProxiedSession {
     rootsPolicy: status.rootsPolicy,
     hostOffersRoots: status.hostOffersRoots,
     era: status.era,
+    eraReason: status.eraReason,
     protocolVersion: status.protocolVersion,
     lastRootsRequest: status.lastRootsRequest,
     rootsRequestCount: status.rootsRequestCount,

@@ -39,6 +39,7 @@ function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[
         return { transport };
       },
       injectsRoots: () => false,
+      transportKind: () => 'stdio' as const,
       statusChanged: () => undefined,
       log: () => undefined,
     },
