@@ -10,7 +10,7 @@ import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './bac
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 import { decideRootsChange, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
+import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
@@ -203,7 +203,7 @@ export class ServerConnection {
   /** It did not ask again after list_changed: restart it now, and learn that changes reach it so. */
   private didNotReask(): void {
     this.setStatus({ rereadsRoots: false });
-    this.addActivity('info', 'It did not ask for its folders again after being told they changed: changes reach it by a restart from now on.');
+    this.addActivity('info', `${REREADS_NOTE} (It did not ask again within ${this.session.windowMs} ms of being told they changed.)`);
     void this.update(this.record, RESTART_REASONS.reask);
   }
 

@@ -11,7 +11,7 @@ import type { WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import { decideRootsChange, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, RootsSession } from '../host/roots-session.js';
+import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
 import {
   asSdkMessage,
   errorResponse,
@@ -104,7 +104,7 @@ export class RootsProxy {
     });
     this.session = new RootsSession(reaskWindowMs, () => {
       this.update({ rereadsRoots: false });
-      this.hooks.log('The server did not ask for its folders again after being told they changed: changes reach it by a restart from now on.');
+      this.hooks.log(`${REREADS_NOTE} (It did not ask again within ${reaskWindowMs} ms of being told they changed.)`);
       void this.restart(RESTART_REASONS.reask);
     });
   }
