@@ -107,7 +107,8 @@ export interface RootAccess {
   checkedAt: number;
 }
 
-export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected';
+/** 'unknown': seen from a process that runs no servers (the CLI) while no app says how they run. */
+export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected' | 'unknown';
 
 export interface RootsAnswer {
   at: number;

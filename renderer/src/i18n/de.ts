@@ -49,6 +49,7 @@ export const de: Dictionary = {
   'status.disconnected': 'Getrennt',
   'status.disabled': 'Deaktiviert',
   'status.error': 'Fehler',
+  'status.unknown': 'Unbekannt',
 
   'roots.title': 'Ordner',
   'roots.lead': 'Ordner („Roots“), in denen MCP-Server arbeiten dürfen. Füge einen Ordner einmal hinzu und lege dann unter „Zugriff“ fest, welche Server ihn sehen.',

@@ -47,6 +47,7 @@ export const en = {
   'status.disconnected': 'Disconnected',
   'status.disabled': 'Disabled',
   'status.error': 'Error',
+  'status.unknown': 'Unknown',
 
   'roots.title': 'Folders',
   'roots.lead': 'Folders (“roots”) you allow MCP servers to work in. Add a folder once, then choose on the Access tab which servers may see it.',

@@ -49,6 +49,7 @@ export const zhCN: Dictionary = {
   'status.disconnected': '未连接',
   'status.disabled': '已停用',
   'status.error': '错误',
+  'status.unknown': '未知',
 
   'roots.title': '文件夹',
   'roots.lead': '你允许 MCP 服务器使用的文件夹（“根目录”）。文件夹只需添加一次，然后在“访问权限”页选择哪些服务器可以看到它。',
