@@ -9,7 +9,7 @@ import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
-import { decideRootsChange, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
@@ -175,7 +175,7 @@ export class ServerConnection {
       connected: client !== undefined && this.status.state === 'connected',
       era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
       injectsRoots: this.injectsRoots,
-      confined: this.status.confinement?.state === 'enforced',
+      confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
     };
@@ -226,7 +226,8 @@ export class ServerConnection {
     let transportConfig = this.record.transport;
     const exposure = this.hooks.exposureFor(this.record.id);
     if (this.injectsRoots) {
-      const folders = exposure.folders.map((folder) => folder.path);
+      // The server reads its arguments in its own file system: the paths it sees them at (path-map.ts).
+      const folders = exposure.folders.map((folder) => folder.serverPath);
       if (folders.length === 0) {
         // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
         this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });

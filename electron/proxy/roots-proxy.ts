@@ -10,7 +10,7 @@
 import type { WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
-import { decideRootsChange, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
+import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
 import {
   asSdkMessage,
@@ -134,7 +134,7 @@ export class RootsProxy {
       connected: this.ready && this.initialized,
       era: this.status.era,
       injectsRoots: this.hooks.injectsRoots(),
-      confined: this.status.confinement?.state === 'enforced',
+      confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
     };
