@@ -16,6 +16,12 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.property.name='sendSync']", message: 'sendSync blocks the renderer; use invoke.' },
+        {
+          // React calls whatever an effect returns as its cleanup: `useEffect(() => el.scrollIntoView())`
+          // hands it a Promise and blanks the app on unmount. Effects get a block body.
+          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression.arguments:first-child[expression=true]",
+          message: 'An effect with an expression body returns that value as its cleanup; use a block body.',
+        },
       ],
     },
   },

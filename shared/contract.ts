@@ -70,9 +70,35 @@ const useWithInput = z
   .refine((input) => input.project === undefined || input.host === 'claude-code', 'project is for claude-code only.')
   .refine((input) => input.project === undefined || input.workspace === undefined, 'project is in ~/.claude.json, not a workspace.');
 
+/** One folder's subfolders, for a folder picker where the OS dialog is out of reach (a browser). */
+export interface FolderListing {
+  /** Absolute, `~` expanded. */
+  path: string;
+  /** Absent at the top of the disk. */
+  parent?: string | undefined;
+  home: string;
+  entries: FolderEntry[];
+  /** More subfolders than are listed. */
+  truncated: boolean;
+}
+
+export interface FolderEntry {
+  name: string;
+  path: string;
+  /** A dot-folder. */
+  hidden: boolean;
+  /** A symbolic link to a folder. */
+  link: boolean;
+}
+
 export interface AddRootsResult {
   added: RootView[];
   failed: { input: string; code: string; message: string }[];
+}
+
+/** What a removal or a revoke returns: `undoId` undoes it with `undo.apply` (null: nothing to undo). */
+export interface UndoTicket {
+  undoId: string | null;
 }
 
 export const contract = {
@@ -81,7 +107,12 @@ export const contract = {
     input: z.object({ paths: z.array(z.string().max(65_536)).min(1).max(1000) }).strict(),
     result: returns<AddRootsResult>(),
   },
-  'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<null>() },
+  'roots.remove': { input: z.object({ rootIds: ids }).strict(), result: returns<UndoTicket>() },
+  /** The subfolders of `path` (default: home; `~` expands), for picking folders without the OS dialog. */
+  'folders.list': {
+    input: z.object({ path: pathText.optional(), showHidden: z.boolean().optional() }).strict(),
+    result: returns<FolderListing>(),
+  },
   /** The user confirms a root whose folder now resolves elsewhere (swapped for a symlink). */
   'roots.acceptTarget': { input: z.object({ rootId: id }).strict(), result: returns<RootView>() },
   /** Re-probe now; without rootIds, every root. */
@@ -95,7 +126,12 @@ export const contract = {
     input: z.object({ serverId: id, patch: serverPatchSchema.strict() }).strict(),
     result: returns<null>(),
   },
-  'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
+  'servers.remove': { input: z.object({ serverId: id }).strict(), result: returns<UndoTicket>() },
+  /**
+   * Puts back what a removal or a revoke took away: same ids, places, grants and modes, except a
+   * grant revoked after it, or one whose folder or server is gone.
+   */
+  'undo.apply': { input: z.object({ undoId: id }).strict(), result: returns<{ restored: number }>() },
   /** A folder named by an argument gives way to `${roots}`: the grants decide from then on. */
   'servers.replaceArgumentFolder': { input: z.object({ serverId: id, path: pathText }).strict(), result: returns<null>() },
   'servers.reconnect': { input: z.object({ serverId: id }).strict(), result: returns<null>() },
@@ -114,7 +150,8 @@ export const contract = {
   /** Grants (with a mode, or keeping each pair's mode; new ones read-write) or revokes every pair. */
   'grants.set': {
     input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean(), mode: grantModeSchema.optional() }).strict(),
-    result: returns<null>(),
+    /** `changed`: how many (server, folder) pairs it changed. */
+    result: returns<UndoTicket & { changed: number }>(),
   },
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
   'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },
@@ -133,6 +170,8 @@ export const contract = {
       .strict(),
     result: returns<ImportPreviewView>(),
   },
+  /** A pasted `mcpServers` / `servers` snippet (or one entry), previewed as `import.preview` would a file. */
+  'import.snippet': { input: z.object({ text: z.string().min(1).max(1_000_000) }).strict(), result: returns<ImportPreviewView>() },
   /** Imports the chosen candidates of the host's last preview, re-reading its files. Grants nothing. */
   'import.apply': {
     input: z
@@ -143,6 +182,8 @@ export const contract = {
         names: z.record(candidateKey, z.string().trim().min(1).max(256)).optional(),
         /** Values for variables, keyed as written: { "${input:token}": "…" }. */
         values: z.record(z.string().regex(/^\$\{[^}]+\}$/).max(1024), z.string().max(65_536)).optional(),
+        /** Start the imported servers at once (default: yes). The UI asks the person; off adds them switched off. */
+        start: z.boolean().optional(),
       })
       .strict(),
     result: returns<ImportApplyResult>(),

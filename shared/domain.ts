@@ -124,6 +124,42 @@ export interface RootsAnswer {
  */
 export const ERA_REASONS = ['legacy-only', 'modern-only', 'folders-first', 'newest', 'remote-modern', 'probe-unanswered', 'host-era'] as const;
 export type EraReason = (typeof ERA_REASONS)[number];
+/** Why a server could not start or connect, as a code the UI translates, with the server's own words. */
+export type ServerFailureCode =
+  /** The command is not on PATH (or the working folder does not exist). */
+  | 'command-not-found'
+  /** The command exists but cannot be run (a folder, no execute permission). */
+  | 'not-executable'
+  /** The process exited (or was killed) before the handshake finished. */
+  | 'exited'
+  /** The process ran but did not answer the handshake in time. */
+  | 'timed-out'
+  /** An HTTP server that cannot be reached. */
+  | 'unreachable'
+  /** An HTTP server that answered with an error status. */
+  | 'http-status'
+  /** A secret sealed by the desktop app, unreadable in this process. */
+  | 'sealed-secret'
+  | 'other';
+
+export interface ServerFailure {
+  code: ServerFailureCode;
+  /** English, leading with the server's own words; for the CLI, logs and older UIs. */
+  message: string;
+  command?: string | undefined;
+  /** command-not-found: a likely intended command, e.g. `npx` for `npxx`. */
+  suggestion?: string | undefined;
+  cwd?: string | undefined;
+  url?: string | undefined;
+  exitCode?: number | undefined;
+  signal?: string | undefined;
+  httpStatus?: number | undefined;
+  timeoutMs?: number | undefined;
+  /** The last lines the server wrote to stderr before failing, oldest first (secrets redacted). */
+  stderr?: readonly string[] | undefined;
+  /** The underlying library's message, kept for the curious; never what the UI leads with. */
+  detail?: string | undefined;
+}
 
 export interface ServerStatus {
   state: ConnectionState;
@@ -133,6 +169,8 @@ export interface ServerStatus {
   eraReason?: EraReason | undefined;
   serverInfo?: { name: string; version: string } | undefined;
   error?: string | undefined;
+  /** The structured form of `error` when the server failed to start or connect. */
+  failure?: ServerFailure | undefined;
   /** The last `roots/list` the server asked and what it was answered. */
   lastRootsRequest?: RootsAnswer | undefined;
   rootsRequestCount: number;
@@ -266,7 +304,41 @@ export interface ActivityEntry {
   uris?: readonly string[] | undefined;
   /** How many identical events this entry stands for (a folded run of roots requests). */
   count?: number | undefined;
+  /**
+   * What happened as a code the UI words in its own language (`message` is the English, for the CLI
+   * and logs). Absent for the server's own output and for a library's message, shown as written.
+   */
+  code?: ActivityCode | undefined;
+  params?: Readonly<Record<string, string | number>> | undefined;
+  /** An error entry for a failed start or connect: its words come from the failure's code. */
+  failure?: ServerFailure | undefined;
 }
+
+export type ActivityCode =
+  | 'connected'
+  | 'disconnected'
+  | 'closed-by-server'
+  | 'reconnect-requested'
+  | 'roots-answered'
+  | 'list-changed-sent'
+  | 'list-changed-failed'
+  | 'consent-raised'
+  | 'started-with-folders'
+  | 'no-reask'
+  | 'slow-probe-answer'
+  | 'restart-arguments'
+  | 'restart-mounts'
+  | 'restart-forget'
+  | 'restart-reask'
+  | 'config-enabled'
+  | 'config-disabled'
+  | 'config-sharing-on'
+  | 'config-sharing-off'
+  | 'config-sandbox-on'
+  | 'config-sandbox-off'
+  | 'config-network-on'
+  | 'config-network-off'
+  | 'config-changed';
 
 /** A root as it goes on the wire in a `roots/list` answer. */
 export interface WireRoot {

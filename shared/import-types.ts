@@ -16,11 +16,14 @@ export const HOST_LABELS: Record<HostKind, string> = {
   'claude-code': 'Claude Code',
 };
 
+/** Where a pasted snippet's candidates say they come from, in place of a file path. */
+export const PASTED_SOURCE = 'pasted text';
+
 export interface ImportSourceView {
   host: HostKind;
   path: string;
-  /** Found in the host's user config, in a workspace folder, or picked by the person. */
-  scope: 'user' | 'workspace' | 'picked';
+  /** Found in the host's user config, in a workspace folder, picked by the person, or pasted. */
+  scope: 'user' | 'workspace' | 'picked' | 'pasted';
   /** Why the file could not be read or parsed; its candidates are then missing. */
   error?: HostError | undefined;
 }
@@ -86,6 +89,13 @@ export interface ImportApplyResult {
   failed: { key: string; name: string; error: HostError }[];
 }
 
+/** One line of a before/after diff; `skipped` stands for `count` unchanged lines left out. */
+export interface DiffLine {
+  kind: 'same' | 'added' | 'removed' | 'skipped';
+  text: string;
+  count?: number | undefined;
+}
+
 export interface UseWithEntryView {
   serverId: ServerId;
   server: string;
@@ -93,6 +103,8 @@ export interface UseWithEntryView {
   entry: string;
   /** An entry of that name or that command/URL was there and is overwritten. */
   replaced: boolean;
+  /** It already runs through the proxy exactly so: nothing to write for it. */
+  unchanged?: boolean | undefined;
   command: string;
   args: string[];
 }
@@ -104,14 +116,18 @@ export interface UseWithPreview {
   entries: UseWithEntryView[];
   /** The file has comments, which a rewrite loses (the backup keeps them). */
   commentsDropped: boolean;
+  /** The servers section before and after, env and header values masked. */
+  diff?: DiffLine[] | undefined;
 }
 
 export interface UseWithApplyResult {
   file: string;
   /** The copy of the original; absent when there was no file and a new one was created. */
   backup?: string | undefined;
-  /** The entry names written. */
+  /** The entry names written (none when everything was already so: then nothing is written or backed up). */
   written: string[];
+  /** Entries that already ran through the proxy exactly so. */
+  unchanged?: string[] | undefined;
   /** Of those, the ones that overwrote an existing entry. */
   replaced: string[];
   commentsDropped: boolean;

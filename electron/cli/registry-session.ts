@@ -79,13 +79,17 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
       return server ? secretPlacements(server.transport, secrets) : [];
     },
     addRoots: (paths) => editor.addRoots(paths),
-    removeRoots: (rootIds) => editor.removeRoots(rootIds),
+    removeRoots: async (rootIds) => {
+      await editor.removeRoots(rootIds);
+    },
     renameRoot: (rootId, name) => editor.renameRoot(rootId, name),
     addServer: (input) => editor.addServer(input),
     updateServer: async (serverId, patch) => {
       await editor.updateServer(serverId, patch);
     },
-    removeServer: (serverId) => editor.removeServer(serverId),
+    removeServer: async (serverId) => {
+      await editor.removeServer(serverId);
+    },
     setGrants: (serverIds, rootIds, granted, mode) => editor.setGrants(serverIds, rootIds, granted, mode),
   };
   try {

@@ -1,7 +1,8 @@
 // A bounded log per server: a flood of roots requests keeps only the newest entries, and a run of
 // identical roots requests folds into one entry with a count (a server asking 5,000 times a
 // second must not evict everything else, nor allocate 5,000 entries).
-import type { ActivityEntry, ActivityKind } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, ServerFailure } from '../../shared/domain.js';
+import { activityCode } from './activity-codes.js';
 
 export const ACTIVITY_LIMIT = 300;
 /** Identical consecutive entries closer than this fold together. */
@@ -17,7 +18,8 @@ export class ActivityLog {
     this.ring = new Array<ActivityEntry | undefined>(limit);
   }
 
-  add(kind: ActivityKind, message: string, uris?: readonly string[]): ActivityEntry {
+  /** `failure`: an error entry for a failed start, worded by the UI from the failure's code. */
+  add(kind: ActivityKind, message: string, uris?: readonly string[], failure?: ServerFailure): ActivityEntry {
     const now = Date.now();
     const lastIndex = (this.next - 1 + this.limit) % this.limit;
     const last = this.size > 0 ? this.ring[lastIndex] : undefined;
@@ -27,7 +29,9 @@ export class ActivityLog {
       this.ring[lastIndex] = folded;
       return folded;
     }
-    const entry: ActivityEntry = { seq: ++this.seq, at: now, kind, message, ...(uris ? { uris } : {}) };
+    // The server's own output is its words, never a code.
+    const coded = kind === 'stderr' || failure ? undefined : activityCode(message);
+    const entry: ActivityEntry = { seq: ++this.seq, at: now, kind, message, ...(uris ? { uris } : {}), ...coded, ...(failure ? { failure } : {}) };
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.limit;
     this.size = Math.min(this.size + 1, this.limit);

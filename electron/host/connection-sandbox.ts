@@ -1,13 +1,14 @@
 // The sandbox side of one server's connection (server-connection.ts): how a start is prepared and
 // what a failure to prepare it means, the stderr lines kept to explain a later failure, whether the
 // sandbox stood in the way, and the check of the running process after start.
-import type { ServerRecord, TransportConfig } from '../../shared/domain.js';
+import type { ServerFailure, ServerRecord, TransportConfig } from '../../shared/domain.js';
 import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
 import { readBoundedLines } from './bounded-lines.js';
 import type { ExposedFolder } from './exposure.js';
 import type { ConfinedStdio } from './sandbox/confine-stdio.js';
 import { SandboxSetupError } from './sandbox/sandbox-types.js';
 import { redactSecretValues } from './secret-codec.js';
+import { describeSetupFailure } from './server-failure.js';
 import { prepareStart, type PreparedStart, type StartOptions } from './stdio-start.js';
 
 /** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
@@ -17,7 +18,7 @@ const MAX_STDERR_LINE = 2000;
 export type StartPreparation =
   | { kind: 'ready'; prepared: PreparedStart }
   /** Not started; `retry` false when no retry can help (a command line that cannot be prepared). */
-  | { kind: 'not-started'; text: string; retry: boolean; confinement?: ServerConfinement | undefined };
+  | { kind: 'not-started'; failure: ServerFailure; retry: boolean; confinement?: ServerConfinement | undefined };
 
 /** Prepares one start. A server whose sandbox cannot be prepared is never started unconfined instead. */
 export async function prepareConnectionStart(
@@ -33,12 +34,13 @@ export async function prepareConnectionStart(
       // Retried with backoff (a command may get installed), except a line no retry can prepare.
       return {
         kind: 'not-started',
-        text: `Not started: ${error.message}`,
+        // Worded like an unsandboxed failure: "command not found: nod (did you mean node?)".
+        failure: describeSetupFailure(error, record.transport.type === 'stdio' ? record.transport.command : undefined),
         retry: error.code !== 'npx-unsupported',
         confinement: { state: 'enforced', setupError: { code: error.code, message: error.message } },
       };
     }
-    return { kind: 'not-started', text: `Cannot start: ${error instanceof Error ? error.message : String(error)}`, retry: true };
+    return { kind: 'not-started', failure: { code: 'other', message: `Cannot start: ${error instanceof Error ? error.message : String(error)}` }, retry: true };
   }
 }
 
@@ -47,6 +49,11 @@ export class StartSandbox {
   private readonly tail: string[] = [];
 
   constructor(private readonly confined: ConfinedStdio | undefined) {}
+
+  /** The last stderr lines of this start, oldest first (redacted): a failure leads with them. */
+  get stderrTail(): readonly string[] {
+    return this.tail;
+  }
 
   get enforced(): boolean {
     return this.confined !== undefined;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { contract, isChannel, type Channel, type ChannelResult, type ParsedInput } from '../../shared/contract.js';
 import { fail, ok, toHostError, type Result } from '../../shared/result.js';
+import { expandHome, listFolders } from './folder-listing.js';
 import type { RootsHost } from './roots-host.js';
 
 export type ChannelHandler<C extends Channel> = (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
@@ -16,20 +17,26 @@ export type ContractHandlers = { [C in Channel]: ChannelHandler<C> };
 
 export const hostHandlers = {
   'state.get': (host) => host.getState(),
-  'roots.add': (host, { paths }) => host.addRoots(paths),
-  'roots.remove': async (host, { rootIds }) => (await host.removeRoots(rootIds), null),
+  // `~` as people type it; the host's own checks (absolute, canonical) follow.
+  'roots.add': (host, { paths }) => host.addRoots(paths.map((input) => expandHome(input))),
+  'roots.remove': (host, { rootIds }) => host.removeRoots(rootIds),
+  'folders.list': (_host, input) => listFolders(input),
   'roots.acceptTarget': (host, { rootId }) => host.acceptRootTarget(rootId),
   'roots.recheck': (host, { rootIds }) => (host.recheck(rootIds), null),
   'roots.rename': async (host, { rootId, name }) => (await host.renameRoot(rootId, name), null),
   'servers.add': (host, input) => host.addServer(input),
   'servers.update': async (host, { serverId, patch }) => (await host.updateServer(serverId, patch), null),
-  'servers.remove': async (host, { serverId }) => (await host.removeServer(serverId), null),
+  'servers.remove': (host, { serverId }) => host.removeServer(serverId),
+  'undo.apply': (host, { undoId }) => host.undo(undoId),
   'servers.replaceArgumentFolder': async (host, { serverId, path }) => (await host.replaceArgumentFolder(serverId, path), null),
   'servers.reconnect': async (host, { serverId }) => (await host.reconnect(serverId), null),
   'servers.setSharing': async (host, { serverId, sharing }) => (await host.setSharing(serverId, sharing), null),
   'servers.setEnabled': async (host, { serverId, enabled }) => (await host.setEnabled(serverId, enabled), null),
   'servers.activity': (host, { serverId }) => host.activity(serverId),
-  'grants.set': async (host, { serverIds, rootIds, granted, mode }) => (await host.setGrants(serverIds, rootIds, granted, mode), null),
+  'grants.set': async (host, { serverIds, rootIds, granted, mode }) => {
+    const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);
+    return { undoId, changed };
+  },
   'consent.dismiss': (host, { requestId }) => (host.dismissConsent(requestId), null),
   'notices.dismiss': (host, { noticeId }) => (host.dismissNotice(noticeId), null),
   'settings.update': async (host, patch) => (await host.updateSettings(patch), null),

@@ -36,7 +36,7 @@ export class RegistryCommands {
     return { added, failed };
   }
 
-  removeRoots(rootIds: RootId[]): Promise<void> {
+  removeRoots(rootIds: RootId[]): Promise<edits.Removal> {
     return this.model.apply(edits.removeRoots(rootIds));
   }
 
@@ -72,7 +72,7 @@ export class RegistryCommands {
     return this.model.apply(edits.replaceArgumentFolder(serverId, folder));
   }
 
-  removeServer(serverId: ServerId): Promise<void> {
+  removeServer(serverId: ServerId): Promise<edits.Removal> {
     return this.model.apply(edits.removeServer(serverId));
   }
 
@@ -82,6 +82,11 @@ export class RegistryCommands {
 
   updateSettings(patch: Partial<Settings>): Promise<void> {
     return this.model.apply(edits.updateSettings(patch));
+  }
+
+  /** Puts back what a removal or a revoke took away (see edits.restoreRemoval for what is not). */
+  restore(removal: edits.Removal, revokedSince?: ReadonlySet<string>): Promise<{ restored: number }> {
+    return this.model.apply(edits.restoreRemoval(removal, revokedSince));
   }
 }
 

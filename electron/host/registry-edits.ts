@@ -1,7 +1,7 @@
 // Pure edits of the registry: each takes a registry and returns a new one (or throws a CodedError).
 // The host queues them, so an edit can be re-applied on top of a file another process just changed.
 import { randomUUID } from 'node:crypto';
-import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
+import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
@@ -31,17 +31,22 @@ export function addRoots(candidates: CanonicalRoot[], now = new Date()): Edit<{ 
 }
 
 /** Removing a root revokes it from every server: nothing lingers to come back by accident. */
-export function removeRoots(rootIds: string[]): Edit {
+export function removeRoots(rootIds: string[]): Edit<Removal> {
   return (registry) => {
     const gone = new Set(rootIds);
     requireAll(gone, registry.roots, 'root');
+    const removal: Removal = {
+      kind: 'roots',
+      roots: registry.roots.flatMap((root, index) => (gone.has(root.id) ? [{ root, index }] : [])),
+      grants: grantPairs(registry, (_serverId, rootId) => gone.has(rootId)),
+    };
     const grants = Object.fromEntries(
       Object.entries(registry.grants).map(([serverId, granted]) => [
         serverId,
         Object.fromEntries(Object.entries(granted).filter(([rootId]) => !gone.has(rootId))),
       ]),
     );
-    return { registry: { ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }, value: undefined };
+    return { registry: { ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }, value: removal };
   };
 }
 
@@ -139,13 +144,19 @@ function trimSlash(p: string): string {
   return p.length > 1 ? p.replace(/\/+$/, '') : p;
 }
 
-export function removeServer(serverId: string): Edit {
+export function removeServer(serverId: string): Edit<Removal> {
   return (registry) => {
-    findServer(registry, serverId);
+    const server = findServer(registry, serverId);
+    const removal: Removal = {
+      kind: 'server',
+      server,
+      index: registry.servers.indexOf(server),
+      grants: grantPairs(registry, (grantee) => grantee === serverId),
+    };
     const { [serverId]: _removed, ...grants } = registry.grants;
     return {
       registry: { ...registry, servers: registry.servers.filter((s) => s.id !== serverId), grants },
-      value: undefined,
+      value: removal,
     };
   };
 }
@@ -153,6 +164,8 @@ export function removeServer(serverId: string): Edit {
 /** How many (server, root) pairs an edit of grants changed: "revoked 0" is said as such. */
 export interface GrantChange {
   changed: number;
+  /** The grants a revoke took away, with their modes: what an undo puts back. */
+  revoked: GrantPair[];
 }
 
 /**
@@ -166,6 +179,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
     requireAll(new Set(rootIds), registry.roots, 'root');
     const grants = { ...registry.grants };
     let changed = 0;
+    const revoked: GrantPair[] = [];
     for (const serverId of serverIds) {
       const current = new Map<RootId, GrantMode>(Object.entries(grants[serverId] ?? {}));
       for (const rootId of rootIds) {
@@ -174,7 +188,9 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
           const next = mode ?? before ?? 'read-write';
           if (before !== next) changed++;
           current.set(rootId, next);
-        } else if (current.delete(rootId)) {
+        } else if (before !== undefined) {
+          current.delete(rootId);
+          revoked.push({ serverId, rootId, mode: before });
           changed++;
         }
       }
@@ -186,8 +202,89 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
         }),
       );
     }
-    if (changed === 0) return { registry, value: { changed } };
-    return { registry: { ...registry, grants }, value: { changed } };
+    if (changed === 0) return { registry, value: { changed, revoked } };
+    return { registry: { ...registry, grants }, value: { changed, revoked } };
+  };
+}
+
+/** One (server, folder) grant and its mode. */
+export interface GrantPair {
+  serverId: ServerId;
+  rootId: RootId;
+  mode: GrantMode;
+}
+
+/** What a removal or a revoke took away: all it takes to put it back with the same ids, modes and places. */
+export type Removal =
+  | { kind: 'roots'; roots: { root: RootRecord; index: number }[]; grants: GrantPair[] }
+  | { kind: 'server'; server: ServerRecord; index: number; grants: GrantPair[] }
+  | { kind: 'grants'; grants: GrantPair[] };
+
+export const grantKey = (pair: { serverId: ServerId; rootId: RootId }): string => `${pair.serverId}\n${pair.rootId}`;
+
+function grantPairs(registry: Registry, keep: (serverId: ServerId, rootId: RootId) => boolean): GrantPair[] {
+  return Object.entries(registry.grants).flatMap(([serverId, granted]) =>
+    Object.entries(granted).flatMap(([rootId, mode]) => (keep(serverId, rootId) ? [{ serverId, rootId, mode }] : [])),
+  );
+}
+
+/** The grants one registry holds and the next does not: revokes an undo must never overturn. */
+export function revokedBetween(before: Registry, after: Registry): GrantPair[] {
+  return grantPairs(before, (serverId, rootId) => after.grants[serverId]?.[rootId] === undefined);
+}
+
+/**
+ * The inverse of a removal or a revoke: the folders or the server come back with their ids, in their
+ * places, with their grants and modes. A grant is not put back when its folder or server is gone,
+ * when it holds already (a newer decision stands), or when it is in `revokedSince`: revoked by the
+ * person after the removal. A folder or server that was added again meanwhile (same path, same
+ * name) is refused as a duplicate, and nothing is changed.
+ */
+export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<string> = new Set()): Edit<{ restored: number }> {
+  return (registry) => {
+    let roots = registry.roots;
+    let servers = registry.servers;
+    const grants = { ...registry.grants };
+    let restored = 0;
+    if (removal.kind === 'roots') {
+      const back = removal.roots.filter(({ root }) => !roots.some((known) => known.id === root.id));
+      for (const { root } of back) {
+        const clash = roots.find((known) => known.canonicalPath === root.canonicalPath);
+        if (clash) throw new CodedError('duplicate', `"${root.canonicalPath}" was added again since: remove "${clash.name}" first to undo.`);
+      }
+      roots = [...roots];
+      for (const { root, index } of [...back].sort((a, b) => a.index - b.index)) roots.splice(Math.min(index, roots.length), 0, root);
+      restored += back.length;
+    } else if (removal.kind === 'server' && !servers.some((known) => known.id === removal.server.id)) {
+      if (servers.some((known) => known.name === removal.server.name)) {
+        throw new CodedError('duplicate', `A server named "${removal.server.name}" was added since: rename or remove it first to undo.`);
+      }
+      servers = [...servers];
+      servers.splice(Math.min(removal.index, servers.length), 0, removal.server);
+      grants[removal.server.id] = {};
+      restored++;
+    }
+    const rootIds = new Set(roots.map((root) => root.id));
+    const touched = new Set<ServerId>();
+    for (const pair of removal.grants) {
+      const held = grants[pair.serverId];
+      if (!held || !rootIds.has(pair.rootId) || held[pair.rootId] !== undefined || revokedSince.has(grantKey(pair))) continue;
+      grants[pair.serverId] = { ...grants[pair.serverId], [pair.rootId]: pair.mode };
+      touched.add(pair.serverId);
+      restored++;
+    }
+    // Keep the registry's root order so answers are stable.
+    for (const serverId of touched) {
+      const held = grants[serverId]!;
+      grants[serverId] = Object.fromEntries(
+        roots.flatMap((root) => {
+          const mode = held[root.id];
+          return mode ? [[root.id, mode] as const] : [];
+        }),
+      );
+    }
+    if (restored === 0) return { registry, value: { restored } };
+    return { registry: { ...registry, roots, servers, grants }, value: { restored } };
   };
 }
 

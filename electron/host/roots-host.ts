@@ -7,7 +7,7 @@
 // The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { AddRootsResult } from '../../shared/contract.js';
+import type { AddRootsResult, UndoTicket } from '../../shared/contract.js';
 import type {
   ActivityEntry,
   GrantMode,
@@ -34,6 +34,7 @@ import { ProxyWatch } from './proxy-watch.js';
 import { RefetchWaiters } from './refetch-waiters.js';
 import { sandboxSupport } from './sandbox/sandbox-probe.js';
 import { RegistryCommands } from './registry-commands.js';
+import { UndoBook } from './undo-book.js';
 import type { ServerInput, GrantChange } from './registry-edits.js';
 import { RegistryModel, type RegistryChange } from './registry-model.js';
 import type { StoreNotice } from './registry-store.js';
@@ -75,6 +76,7 @@ const REFETCH_GRACE_MS = 25;
 export class RootsHost extends EventEmitter<HostEvents> {
   readonly model: RegistryModel;
   readonly commands: RegistryCommands;
+  private readonly undoBook: UndoBook;
   private readonly tracker: ExposureTracker;
   private readonly connections: AppConnections;
   private readonly stateView: HostStateView;
@@ -99,6 +101,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
       beforePersist: () => this.refetch.wait(this.lastReached, REFETCH_GRACE_MS),
     });
     this.commands = new RegistryCommands(this.model);
+    this.undoBook = new UndoBook(this.model, this.commands);
     this.tracker = new ExposureTracker({ ...(options.monitor ? { monitor: options.monitor } : {}) });
     this.connections = new AppConnections(this.connectionHooks, {
       dataDir: options.configDir,
@@ -204,8 +207,13 @@ export class RootsHost extends EventEmitter<HostEvents> {
     return { added: this.rootViews(this.model.current).filter((view) => ids.has(view.id)), failed };
   }
 
-  removeRoots(rootIds: RootId[]): Promise<void> {
-    return this.commands.removeRoots(rootIds);
+  /** Removes the folders; the ticket undoes it (undo-book.ts). */
+  async removeRoots(rootIds: RootId[]): Promise<UndoTicket> {
+    return { undoId: this.undoBook.record(await this.commands.removeRoots(rootIds)) };
+  }
+
+  undo(undoId: string): Promise<{ restored: number }> {
+    return this.undoBook.undo(undoId);
   }
 
   async acceptRootTarget(rootId: RootId): Promise<RootView> {
@@ -231,8 +239,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
     await this.commands.updateServer(serverId, patch);
   }
 
-  removeServer(serverId: ServerId): Promise<void> {
-    return this.commands.removeServer(serverId);
+  async removeServer(serverId: ServerId): Promise<UndoTicket> {
+    return { undoId: this.undoBook.record(await this.commands.removeServer(serverId)) };
   }
 
   async replaceArgumentFolder(serverId: ServerId, folder: string): Promise<void> {
@@ -251,8 +259,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
     await this.connection(serverId).reconnect();
   }
 
-  setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<GrantChange> {
-    return this.commands.setGrants(serverIds, rootIds, granted, mode);
+  /** A revoke comes with a ticket that undoes it. */
+  async setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<GrantChange & UndoTicket> {
+    const change = await this.commands.setGrants(serverIds, rootIds, granted, mode);
+    return { ...change, undoId: this.undoBook.record({ kind: 'grants', grants: change.revoked }) };
   }
 
   updateSettings(patch: Partial<Settings>): Promise<void> {

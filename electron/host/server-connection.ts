@@ -2,7 +2,7 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { ActivityEntry, ActivityKind, InboundLimitation, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
@@ -14,6 +14,7 @@ import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-ses
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
+import { describeServerFailure } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export interface ConnectionHooks {
@@ -46,6 +47,21 @@ export interface ConnectionOptions {
   /** Tests: the sandbox probe to use instead of this process's. */
   sandboxSupport?: SandboxSupport;
 }
+
+/**
+ * What a session knows, emptied when a new one starts or the server is switched off: an old
+ * session's protocol, answer and counts are not this one's (after sharing is turned off, "answered
+ * 4 folders" would be false), and a disabled server has no session at all.
+ */
+const NO_SESSION = {
+  protocolVersion: undefined,
+  era: undefined,
+  eraReason: undefined,
+  serverInfo: undefined,
+  lastRootsRequest: undefined,
+  rootsRequestCount: 0,
+  listChangedCount: 0,
+} as const satisfies Partial<ServerStatus>;
 
 export class ServerConnection {
   status: ServerStatus;
@@ -141,6 +157,7 @@ export class ServerConnection {
       state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,
       pid: undefined,
+      ...(this.record.enabled ? {} : { ...NO_SESSION, error: undefined, failure: undefined }),
     });
   }
 
@@ -245,7 +262,7 @@ export class ServerConnection {
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
-    this.setStatus({ state: 'connecting', error: undefined, nextRetryAt: undefined });
+    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, ...NO_SESSION });
     const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
       dataDir: this.options.dataDir ?? process.cwd(),
       support: this.options.sandboxSupport,
@@ -255,10 +272,11 @@ export class ServerConnection {
       this.startedFolders = undefined;
       if (preparation.confinement) this.setStatus({ confinement: preparation.confinement });
       if (preparation.retry) {
-        this.fail(generation, preparation.text);
+        this.fail(generation, preparation.failure);
       } else {
-        this.addActivity('error', preparation.text);
-        this.setStatus({ state: 'error', error: preparation.text, pid: undefined });
+        const { failure } = preparation;
+        this.addActivity('error', failure.message, undefined, failure);
+        this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
       }
       return;
     }
@@ -273,11 +291,12 @@ export class ServerConnection {
     } catch (error) {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
-        this.addActivity('error', error.message);
-        this.setStatus({ state: 'error', error: error.message, pid: undefined });
+        const failure: ServerFailure = { code: 'sealed-secret', message: error.message };
+        this.addActivity('error', error.message, undefined, failure);
+        this.setStatus({ state: 'error', error: error.message, failure, pid: undefined });
         return;
       }
-      this.fail(generation, `Cannot start: ${message(error)}`);
+      this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
       return;
     }
     this.built = built;
@@ -313,8 +332,22 @@ export class ServerConnection {
       // A cached era may be stale (the server was upgraded): probe afresh next time.
       this.eraVerdict = undefined;
       this.startedFolders = undefined;
-      void built.transport.close().catch(() => undefined);
-      this.fail(generation, message(error));
+      // The child's last stderr lines may still be in the pipe; closing ends it. Capped: a stuck pipe
+      // must not hold the failure back.
+      await Promise.race([built.transport.close().catch(() => undefined).then(() => streamEnded(built.stderr)), delay(1000)]);
+      if (generation !== this.generation) return;
+      const transport = this.record.transport;
+      this.fail(
+        generation,
+        describeServerFailure({
+          error,
+          transport: transport.type,
+          ...(transport.type === 'stdio' ? { command: transport.command, cwd: transport.cwd } : { url: transport.url }),
+          exit: built.exit?.(),
+          stderr: this.sandbox.stderrTail,
+          timeoutMs: this.options.connectTimeoutMs ?? 20_000,
+        }),
+      );
       this.noteBlocked();
       return;
     }
@@ -380,9 +413,9 @@ export class ServerConnection {
     this.addActivity('error', blocked.text);
   }
 
-  private fail(generation: number, text: string): void {
-    this.addActivity('error', text);
-    this.setStatus({ state: 'error', error: text, pid: undefined });
+  private fail(generation: number, failure: ServerFailure): void {
+    this.addActivity('error', failure.message, undefined, failure);
+    this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
     this.scheduleRetry(generation);
   }
 
@@ -421,8 +454,8 @@ export class ServerConnection {
     this.setStatus({ limited: limitation });
   }
 
-  addActivity(kind: ActivityKind, text: string, uris?: readonly string[]): void {
-    const entry = this.log.add(kind, text, uris);
+  addActivity(kind: ActivityKind, text: string, uris?: readonly string[], failure?: ServerFailure): void {
+    const entry = this.log.add(kind, text, uris, failure);
     this.hooks.activity(this.record.id, entry);
   }
 
@@ -430,6 +463,18 @@ export class ServerConnection {
     this.status = { ...this.status, ...patch };
     this.hooks.statusChanged(this.record.id);
   }
+}
+
+function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {
+  if (!stream || (stream as { readableEnded?: boolean }).readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function message(error: unknown): string {

@@ -10,6 +10,7 @@
 //    2026-07-28 one on the same process, not on a second spawn).
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Writable } from 'node:stream';
 
@@ -24,6 +25,7 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
   /** An answer to one of our requests that came after we stopped waiting (a slow start). */
   onLateAnswer?: (message: JSONRPCMessage, afterMs: number) => void;
   private running = false;
+  private child: ChildProcess | undefined;
   private holdNextClose = false;
   private nextOwnId = 1;
   /** Our requests still awaited, and when each of them (answered or not) was sent. */
@@ -81,6 +83,9 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
     if (this.running) return;
     await super.start();
     this.running = true;
+    // The SDK keeps its child private and reports its end without the exit code; hold on to the
+    // child so a failure can say "exited with code 1" (absent if the SDK renames the field).
+    this.child = (this as unknown as { _process?: ChildProcess })._process;
     const pid = this.pid;
     if (!this.lowPriority || !pid) return;
     try {
@@ -127,6 +132,13 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
     }
     this.holdNextClose = false;
     await super.close();
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): { code: number | null; signal: string | null } | undefined {
+    const child = this.child;
+    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
+    return { code: child.exitCode, signal: child.signalCode };
   }
 
   /** True while the child runs (a held close leaves it running). */

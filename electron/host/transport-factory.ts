@@ -29,6 +29,8 @@ export interface BuiltTransport {
   pid?: () => number | null;
   /** What reading this stdio server may cost (inbound-limits.ts): it says when it limits it. */
   inbound?: InboundLimiter | undefined;
+  /** Stdio only: the child's exit code or signal once it has ended. */
+  exit?: () => { code: number | null; signal: string | null } | undefined;
 }
 
 /**
@@ -48,7 +50,7 @@ export function buildTransport(sealedOrPlain: TransportConfig, secrets?: SecretC
     transport.lowPriority = options.lowPriority ?? false;
     const inbound = new InboundLimiter();
     inbound.install(transport);
-    return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound };
+    return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit };
   }
   const url = new URL(config.url);
   const headers = config.headers;

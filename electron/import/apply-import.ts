@@ -3,7 +3,8 @@
 // grants anything (default deny): the server connects, asks, is told [] and raises a consent
 // request, which is exactly how the person learns it wants folders. It is imported DISABLED only
 // when it cannot start as it should: a variable is still unresolved (it would run with a literal
-// "${input:token}"), or the host itself has it switched off.
+// "${input:token}"), or the host itself has it switched off; or when the person chose not to start
+// it yet (the UI asks: an imported server runs with whatever keys its entry carries).
 import { serverInputSchema } from '../../shared/contract.js';
 import type { ServerId } from '../../shared/domain.js';
 import { CodedError, toHostError, type ErrorCode } from '../../shared/result.js';
@@ -17,6 +18,8 @@ export interface ImportChoice {
   name?: string | undefined;
   /** Values for variables, keyed by the variable as written: { "${input:token}": "…" }. */
   values?: Readonly<Record<string, string>> | undefined;
+  /** false: add it switched off, whatever else holds (the person starts it when ready). */
+  start?: boolean | undefined;
 }
 
 export interface ImportOutcome {
@@ -42,13 +45,13 @@ export async function applyImport(host: ServerAdder, choices: readonly ImportCho
   return outcome;
 }
 
-async function addOne(host: ServerAdder, { candidate, name, values }: ImportChoice) {
+async function addOne(host: ServerAdder, { candidate, name, values, start }: ImportChoice) {
   if (candidate.proxiedServer !== undefined) {
     throw new CodedError('invalid-input', `"${candidate.originalName}" already runs through mcp-roots proxy (${candidate.proxiedServer}).`);
   }
   const transport = substituteVariables(candidate.transport, values ?? {});
   const unresolved = variablesIn(transport);
-  const enabled = unresolved.length === 0 && !candidate.disabledInHost;
+  const enabled = start !== false && unresolved.length === 0 && !candidate.disabledInHost;
   const input = serverInputSchema.safeParse({ name: name ?? candidate.name, transport, enabled, sharing: true });
   if (!input.success) {
     throw new CodedError('invalid-input', input.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));

@@ -12,12 +12,15 @@ import { existingConfigSources, type ConfigSource } from './config-locations.js'
 import { HOST_KINDS, type HostKind } from './host-kind.js';
 import { previewImport, type ImportCandidate, type ImportPreview } from './preview-import.js';
 import { argumentFolderViews } from '../host/argument-folder-views.js';
+import { PASTED_SOURCE, snippetConfig } from './snippet-config.js';
 import { fsError, parseRootInput } from '../host/file-uri.js';
 import type { RootsHost } from '../host/roots-host.js';
 
 interface LastPreview {
   previewId: string;
   sources: ConfigSource[];
+  /** A pasted snippet stands in for a file: kept here, as the person cannot re-paste it for apply. */
+  snippet?: string;
 }
 
 const lastPreviews = new WeakMap<RootsHost, LastPreview>();
@@ -37,6 +40,21 @@ export async function previewImportCommand(host: RootsHost, input: ParsedInput<'
   };
 }
 
+/** A pasted `mcpServers` / `servers` snippet, previewed like a config file of the host whose shape it has. */
+export async function previewSnippetCommand(host: RootsHost, input: ParsedInput<'import.snippet'>): Promise<ImportPreviewView> {
+  const snippet = snippetConfig(input.text);
+  const sources: ConfigSource[] = [{ host: snippet.host, path: PASTED_SOURCE, scope: 'user' }];
+  const { preview } = await readPreview(host, sources, snippet.text);
+  const previewId = randomUUID();
+  lastPreviews.set(host, { previewId, sources, snippet: snippet.text });
+  return {
+    previewId,
+    sources: [{ host: snippet.host, path: PASTED_SOURCE, scope: 'pasted' }],
+    candidates: preview.candidates.map(candidateView),
+    skipped: preview.skipped,
+  };
+}
+
 export function applyImportCommand(host: RootsHost, input: ParsedInput<'import.apply'>): Promise<ImportApplyResult> {
   const run = (applying.get(host) ?? Promise.resolve()).catch(() => undefined).then(() => applyChosen(host, input));
   applying.set(host, run);
@@ -49,7 +67,7 @@ async function applyChosen(host: RootsHost, input: ParsedInput<'import.apply'>):
     throw new CodedError('not-found', 'That import preview is no longer current: preview again.');
   }
   // Re-read: the files (or the registry) may have changed since the preview was shown.
-  const { preview } = await readPreview(host, last.sources);
+  const { preview } = await readPreview(host, last.sources, last.snippet);
   const byKey = new Map(preview.candidates.map((candidate) => [candidate.key, candidate]));
   const keys = [...new Set(input.keys)];
   const missing = keys.filter((key) => !byKey.has(key));
@@ -70,6 +88,7 @@ async function applyChosen(host: RootsHost, input: ParsedInput<'import.apply'>):
       candidate,
       name: Object.hasOwn(names, candidate.key) ? names[candidate.key] : undefined,
       values: input.values,
+      start: input.start,
     })),
   );
   const servers = new Map(host.getState().servers.map((server) => [server.id, server]));
@@ -94,9 +113,10 @@ function importSources(input: ParsedInput<'import.preview'>): { sources: ConfigS
   return { sources: [...sources.values()], picked: new Set(files.map((file) => file.path)) };
 }
 
-async function readPreview(host: RootsHost, sources: readonly ConfigSource[]) {
+async function readPreview(host: RootsHost, sources: readonly ConfigSource[], snippet?: string) {
   const failures = new Map<string, ErrorCode>();
   const readFile = async (file: string) => {
+    if (snippet !== undefined && file === PASTED_SOURCE) return snippet;
     try {
       return await fs.readFile(file, 'utf8');
     } catch (error) {

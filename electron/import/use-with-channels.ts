@@ -7,12 +7,11 @@ import type { ServerRecord } from '../../shared/domain.js';
 import type { UseWithApplyResult, UseWithEntryView, UseWithPreview } from '../../shared/import-types.js';
 import { CodedError } from '../../shared/result.js';
 import { configLocations } from './config-locations.js';
-import { convertEntry, serverIdentity } from './entry-transport.js';
-import { hostEntrySchema } from './host-config-schema.js';
 import { HOST_LABELS, serversKey, type HostKind } from './host-kind.js';
 import { parseJsonc, stripJsonc } from './jsonc.js';
 import { installationLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from './proxy-launcher.js';
-import { useWith, type UseWithOptions } from './use-with.js';
+import { useWith, withProxies, type UseWithOptions } from './use-with.js';
+import { changes, serversDiff } from './use-with-diff.js';
 import { defaultConfigDir } from '../host/config-dir.js';
 import { fsError, parseRootInput } from '../host/file-uri.js';
 import { withoutQuotedText } from './import-channels.js';
@@ -34,7 +33,8 @@ export async function applyUseWithCommand(host: RootsHost, input: UseWithInput):
   return {
     file: result.configPath,
     backup: result.backupPath,
-    written: result.entries.map((entry) => entry.entry),
+    written: result.wrote ? result.entries.filter((entry) => !entry.unchanged).map((entry) => entry.entry) : [],
+    unchanged: result.entries.filter((entry) => entry.unchanged).map((entry) => entry.entry),
     replaced: result.entries.filter((entry) => entry.replaced).map((entry) => entry.entry),
     commentsDropped: result.commentsDropped,
   };
@@ -46,16 +46,16 @@ export async function previewUseWithCommand(host: RootsHost, input: UseWithInput
   const original = await guarded(file, () => readIfExists(file));
   const document = original === undefined ? {} : guardedSync(file, () => parseJsonc(original, file));
   if (!isJson(document)) throw new CodedError('invalid-input', `${file} is not a JSON object.`);
-  const map = serverMap(kind, document, options.project);
-  const entries: UseWithEntryView[] = servers.map((server) => {
-    const existing = matchingEntry(map, server);
-    const entry = existing ?? server.name;
-    const { command, args } = proxyCommand(options.launcher, server.name, options.configDir);
-    // As in useWith: a later server cannot match an entry an earlier one has just taken.
-    map[entry] = { command, args };
-    return { serverId: server.id, server: server.name, entry, replaced: existing !== undefined, command, args };
+  serverMap(kind, document, options.project);
+  // The very edit apply makes, so the preview and its diff cannot drift from what is written.
+  const { next, entries: planned } = guardedSync(file, () => withProxies(kind, document, servers, options.launcher, options));
+  const entries: UseWithEntryView[] = planned.map((planned, index) => {
+    const { command, args } = proxyCommand(options.launcher, planned.server, options.configDir);
+    return { serverId: servers[index]!.id, server: planned.server, entry: planned.entry, replaced: planned.replaced, unchanged: planned.unchanged, command, args };
   });
-  return { file, exists: original !== undefined, entries, commentsDropped: original !== undefined && stripJsonc(original).stripped };
+  const diff = serversDiff(kind, document, next, options.project);
+  const changing = original === undefined || changes(diff);
+  return { file, exists: original !== undefined, entries, commentsDropped: changing && original !== undefined && stripJsonc(original).stripped, diff };
 }
 
 function plan(host: RootsHost, input: UseWithInput): UseWithPlan {
@@ -113,17 +113,6 @@ function serverMap(kind: HostKind, document: Json, project: string | undefined):
   const current = container[serversKey(kind)] ?? {};
   if (!isJson(current)) throw new CodedError('invalid-input', `"${serversKey(kind)}" in the config is not an object.`);
   return { ...current };
-}
-
-/** Mirrors useWith: the same name, or the same command/URL under another name. */
-function matchingEntry(map: Json, server: Pick<ServerRecord, 'name' | 'transport'>): string | undefined {
-  if (server.name in map) return server.name;
-  const identity = serverIdentity(server.transport);
-  return Object.keys(map).find((name) => {
-    const parsed = hostEntrySchema.safeParse(map[name]);
-    const converted = parsed.success ? convertEntry(parsed.data) : undefined;
-    return converted !== undefined && 'transport' in converted && serverIdentity(converted.transport) === identity;
-  });
 }
 
 function readIfExists(file: string): Promise<string | undefined> {

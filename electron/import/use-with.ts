@@ -11,7 +11,7 @@ import { convertEntry, serverIdentity } from './entry-transport.js';
 import { hostEntrySchema } from './host-config-schema.js';
 import { serversKey, type HostKind } from './host-kind.js';
 import { parseJsonc, stripJsonc } from './jsonc.js';
-import { installationLauncher, proxyCommand, type ProxyCommand, type ProxyLauncher } from './proxy-launcher.js';
+import { installationLauncher, proxiedServerOf, proxyCommand, type ProxyCommand, type ProxyLauncher } from './proxy-launcher.js';
 import { readHostConfig } from './read-host-config.js';
 
 export interface UseWithOptions {
@@ -27,8 +27,11 @@ export interface UseWithResult {
   configPath: string;
   /** Undefined when there was no file to back up (a new one was created). */
   backupPath?: string | undefined;
-  entries: { server: string; entry: string; replaced: boolean }[];
+  /** `unchanged`: it already ran through the proxy exactly so. */
+  entries: { server: string; entry: string; replaced: boolean; unchanged: boolean }[];
   commentsDropped: boolean;
+  /** Nothing to change: nothing was written and no backup made. */
+  wrote: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -44,6 +47,10 @@ export async function useWith(
   if (!isJson(document)) throw new CodedError('invalid-input', `${configPath} is not a JSON object; nothing was written.`);
   const launcher = options.launcher ?? installationLauncher();
   const { next, entries } = withProxies(host, document, servers, launcher, options);
+  // A second run with nothing to change writes nothing and leaves no backup behind.
+  if (original !== undefined && entries.every((entry) => entry.unchanged)) {
+    return { configPath, entries, commentsDropped: false, wrote: false };
+  }
 
   const backupPath = original === undefined ? undefined : await backup(configPath, options.now ?? new Date());
   // The host may have rewritten its file meanwhile (Claude Code does often): never clobber that.
@@ -56,10 +63,11 @@ export async function useWith(
   await fs.mkdir(path.dirname(configPath), { recursive: true });
   const mode = original === undefined ? 0o600 : (await fs.stat(configPath)).mode & 0o777;
   await atomicWriteFile(configPath, text, { mode });
-  return { configPath, backupPath, entries, commentsDropped: original !== undefined && stripJsonc(original).stripped };
+  return { configPath, backupPath, entries, commentsDropped: original !== undefined && stripJsonc(original).stripped, wrote: true };
 }
 
-function withProxies(
+/** The config with these servers' entries pointing at the proxy; shared by apply and preview. */
+export function withProxies(
   host: HostKind,
   document: Json,
   servers: readonly Pick<ServerRecord, 'name' | 'transport'>[],
@@ -76,22 +84,35 @@ function withProxies(
   for (const server of servers) {
     const existing = matchingEntry(map, server);
     const entry = existing ?? server.name;
-    map[entry] = hostEntry(host, proxyCommand(launcher, server.name, options.configDir));
-    entries.push({ server: server.name, entry, replaced: existing !== undefined });
+    const written = hostEntry(host, proxyCommand(launcher, server.name, options.configDir));
+    const unchanged = existing !== undefined && JSON.stringify(map[existing]) === JSON.stringify(written);
+    map[entry] = written;
+    entries.push({ server: server.name, entry, replaced: existing !== undefined && !unchanged, unchanged });
   }
   const updated = { ...container, [key]: map };
   if (options.project === undefined) return { next: { ...document, ...updated }, entries };
   return { next: { ...document, projects: { ...(isJson(projects) ? projects : {}), [options.project]: updated } }, entries };
 }
 
-/** The host's entry for this server: same name, or the same command/URL under another name. */
+/**
+ * The host's entry for this server: same name, one already running it through the proxy (a
+ * second run finds its own first write under the entry's old name), or the same command/URL.
+ */
 function matchingEntry(map: Json, server: Pick<ServerRecord, 'name' | 'transport'>): string | undefined {
   if (server.name in map) return server.name;
   const identity = serverIdentity(server.transport);
-  return Object.keys(map).find((name) => {
+  const converted = (name: string) => {
     const parsed = hostEntrySchema.safeParse(map[name]);
-    const converted = parsed.success ? convertEntry(parsed.data) : undefined;
-    return converted !== undefined && 'transport' in converted && serverIdentity(converted.transport) === identity;
+    const entry = parsed.success ? convertEntry(parsed.data) : undefined;
+    return entry !== undefined && 'transport' in entry ? entry.transport : undefined;
+  };
+  const proxied = Object.keys(map).find((name) => {
+    const transport = converted(name);
+    return transport?.type === 'stdio' && proxiedServerOf(transport.command, transport.args) === server.name;
+  });
+  return proxied ?? Object.keys(map).find((name) => {
+    const transport = converted(name);
+    return transport !== undefined && serverIdentity(transport) === identity;
   });
 }
 

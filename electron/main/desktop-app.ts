@@ -8,6 +8,7 @@ import { createAppHost } from './app-host.js';
 import { setupAutoUpdates, updatePlan } from './auto-update.js';
 import { chooseConfigDir } from './config-location.js';
 import { confirmRiskyCalls } from './confirm-risky-calls.js';
+import { setupConsentNotifications } from './consent-notifications.js';
 import { contentSecurityPolicy, setupContentSecurityPolicy } from './content-security-policy.js';
 import { setupGracefulQuit, type QuitState } from './graceful-quit.js';
 import { forwardHostEvents } from './host-events.js';
@@ -76,6 +77,11 @@ async function onReady(shellPath: ReturnType<typeof resolveShellPath>): Promise<
   forwardHostEvents(host, () => mainWindow?.webContents, location.isAppUrl);
 
   setupTrayIfPossible(host);
+  setupConsentNotifications(host, {
+    isFocused: () => mainWindow?.isFocused() ?? false,
+    show: showMainWindow,
+    systemLocale: () => app.getLocale(),
+  });
   ready = true;
   showMainWindow();
   app.on('activate', showMainWindow);

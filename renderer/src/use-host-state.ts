@@ -22,6 +22,12 @@ export function useHostSelector<T>(select: (state: HostState) => T, fallback: T)
   });
 }
 
+/** The connection to the host alone: a component that shows it re-renders only when it changes. */
+export function useHostSelectorConnection(): HostSnapshot['connection'] {
+  const { store } = useHost();
+  return useSyncExternalStore(store.subscribe, () => store.getSnapshot().connection);
+}
+
 const NO_ROOTS: RootView[] = [];
 const NO_SERVERS: ServerView[] = [];
 

@@ -38,7 +38,7 @@ function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 async function startAndOpen(vars: NodeJS.ProcessEnv) {
-  const env = { ...process.env, electron_config_cache: tempDir('start-electron-cache-'), ...vars };
+  const env: NodeJS.ProcessEnv = { ...process.env, electron_config_cache: tempDir('start-electron-cache-'), ...vars };
   for (const [key, value] of Object.entries(vars)) if (value === undefined) delete env[key];
   const start = startChild(process.execPath, [path.join(root, 'scripts/start.js'), '--no-open', '--port', '0', '--config-dir', tempDir('start-config-')], {
     cwd: root,

@@ -57,3 +57,12 @@ export function describeViolations(violations: AxeViolation[]): string {
     .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `   ${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('\n')}`)
     .join('\n');
 }
+
+/**
+ * Shows the page in one colour scheme and waits until it is drawn in it: the app follows the OS
+ * scheme by setting `data-theme` on the root element (the theme setting is "system" in tests).
+ */
+export async function showScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await waitFor(async () => (await page.evaluate(() => document.documentElement.dataset.theme)) === scheme, { what: `the ${scheme} theme` });
+}

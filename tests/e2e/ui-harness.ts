@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach } from 'vitest';
 import { RootsHost } from '../../electron/host/roots-host.js';
 import { startServeServer, type ServeServer } from '../../electron/serve/serve-server.js';
 import { tempDir } from '../support/temp-dirs.js';
@@ -20,16 +21,52 @@ export interface UiSession {
   context: BrowserContext;
   page: Page;
   configDir: string;
+  /** Page errors and console errors seen since the last check; a test may read them, never ignore them. */
+  readonly problems: string[];
+  /**
+   * Takes the problems a test caused on purpose (the host going away makes the browser log failed
+   * WebSocket connections): returns them so the test asserts they happened; any others still fail it.
+   */
+  expectProblems(pattern: RegExp): string[];
   close(): Promise<void>;
 }
 
-export async function startUiSession(options: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
+/**
+ * Any page error or console error fails the test during which it happened. Registered here, at the
+ * top of every test file that imports the harness, so no test can forget it: a page that throws
+ * (a blank screen for the person) must never pass as a warning in the log.
+ */
+const sessions = new Set<UiSession & { closed: boolean }>();
+function failOnProblems(when: string): void {
+  const found = [...sessions].flatMap((session) => session.problems.splice(0));
+  for (const session of sessions) if (session.closed) sessions.delete(session);
+  if (found.length > 0) throw new Error(`The page reported errors ${when}:\n${found.join('\n')}`);
+}
+// After hooks run in reverse order of registration: these run after the test file's own, which
+// close the sessions, so errors raised while closing are caught too.
+afterEach(() => failOnProblems('during this test'));
+afterAll(() => failOnProblems('after the last test'));
+
+export interface UiSessionOptions {
+  locale?: string;
+  viewport?: { width: number; height: number };
+  /** How fast a failing server is retried (the default backoff reaches 30 s). */
+  reconnectDelaysMs?: readonly number[];
+  /** Clipboard access for the page (Copy buttons). */
+  clipboard?: boolean;
+}
+
+export async function startUiSession(options: UiSessionOptions = {}): Promise<UiSession> {
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
     throw new Error(`No built renderer in ${rendererDir}: run \`npm run build:renderer\` first (test:e2e does).`);
   }
   const configDir = tempDir('mcp-roots-ui-config-');
   // Fast probes so a deleted folder shows up within the test's patience.
-  const host = new RootsHost({ configDir, stateThrottleMs: 20 });
+  const host = new RootsHost({
+    configDir,
+    stateThrottleMs: 20,
+    ...(options.reconnectDelaysMs ? { connection: { reconnectDelaysMs: options.reconnectDelaysMs } } : {}),
+  });
   await host.start();
   const serve = await startServeServer({ host, port: 0, rendererDir });
   const browser = await chromium.launch({
@@ -42,6 +79,7 @@ export async function startUiSession(options: { locale?: string; viewport?: { wi
     colorScheme: 'light',
     reducedMotion: 'reduce',
   });
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -49,20 +87,29 @@ export async function startUiSession(options: { locale?: string; viewport?: { wi
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   await page.goto(serve.url);
-  return {
+  const session: UiSession & { closed: boolean } = {
+    closed: false,
     host,
     serve,
     browser,
     context,
     page,
     configDir,
+    problems,
+    expectProblems(pattern) {
+      const expected = problems.filter((problem) => pattern.test(problem));
+      problems.splice(0, problems.length, ...problems.filter((problem) => !pattern.test(problem)));
+      return expected;
+    },
     async close() {
+      session.closed = true;
       await browser.close().catch(() => {});
       await serve.close().catch(() => {});
       await host.stop().catch(() => {});
-      if (problems.length > 0) console.warn(`Browser problems during the session:\n${problems.join('\n')}`);
     },
   };
+  sessions.add(session);
+  return session;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { proxiedServerOf } from '../../electron/import/proxy-launcher.js';
 import type { ServerView } from '../../shared/domain.js';
 import { EVERYTHING_ENTRY, FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { axeViolations, describeViolations, seriousOnly, showScheme } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 type Scheme = 'light' | 'dark';
@@ -20,8 +20,7 @@ let session: UiSession;
 async function capture(name: string): Promise<void> {
   const { page } = session;
   for (const scheme of ['light', 'dark'] as Scheme[]) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(150);
+    await showScheme(page, scheme);
     await screenshot(page, `${name}-${scheme}`);
     const serious = seriousOnly(await axeViolations(page));
     expect(serious, `${name} (${scheme}):\n${describeViolations(serious)}`).toEqual([]);
@@ -55,6 +54,7 @@ function hostConfigs() {
         mcpServers: {
           filesystem: { command: process.execPath, args: [FILESYSTEM_ENTRY, project] },
           everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { API_KEY: 'sk-never-shown-1234' } },
+          postgres: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://reader@localhost:5432/shop'], env: { PGPASSWORD: 'pg-never-shown' } },
         },
         globalShortcut: 'Ctrl+Space',
       },
@@ -146,7 +146,12 @@ describe('import from other apps, then use with Claude Desktop', () => {
     await dialog.getByLabel('A config file (optional)').fill(configs.claude);
     await dialog.getByLabel('Project folders (optional)').fill(configs.project);
     await dialog.getByRole('button', { name: 'Look for servers' }).click();
-    await dialog.getByRole('heading', { name: '5 servers found' }).waitFor();
+    await dialog.getByRole('heading', { name: '6 servers found' }).waitFor();
+    // Arguments in full (the postgresql:// URL is what the server is given), env keys with values masked.
+    const postgres = candidate(dialog, 'postgres');
+    await postgres.getByText('npx -y @modelcontextprotocol/server-postgres postgresql://reader@localhost:5432/shop').waitFor();
+    await postgres.getByText('PGPASSWORD=••••••').waitFor();
+    expect(await page.content()).not.toContain('pg-never-shown');
 
     // Sources: each file with its scope; the broken one shows its error in place.
     const brokenSource = dialog.locator('li.import-source', { hasText: path.join(configs.project, '.mcp.json') });
@@ -171,9 +176,14 @@ describe('import from other apps, then use with Claude Desktop', () => {
     await capture('import-preview-end');
     await dialog.locator('.dialog__body').evaluate((body) => body.scrollTo(0, 0));
 
-    // Rename one, fill the token, leave the Cursor env variable empty (added switched off).
+    // Rename one, fill the token, leave the Cursor env variable empty (added switched off), leave
+    // postgres out. The person decides whether they start: here, yes.
     await candidate(dialog, 'filesystem').getByLabel('Name in this app').fill('fs-desktop');
     await token.fill('tok-123');
+    await dialog.getByRole('checkbox', { name: 'Import postgres from Claude Desktop' }).uncheck();
+    const start = dialog.getByLabel('Start them as soon as they are imported');
+    expect(await start.isChecked()).toBe(false);
+    await start.check();
     await dialog.getByRole('button', { name: 'Import 3 servers' }).click();
     await dialog.getByRole('heading', { name: 'Imported 3 servers' }).waitFor();
     await dialog.getByText('Switched off until this variable has a value').waitFor();
@@ -208,7 +218,7 @@ describe('import from other apps, then use with Claude Desktop', () => {
         {
           mcpServers: {
             filesystem: { command: process.execPath, args: [FILESYSTEM_ENTRY, configs.project] },
-            other: { command: 'npx', args: ['-y', 'some-other-server'] },
+            other: { command: 'npx', args: ['-y', 'some-other-server'], env: { OTHER_KEY: 'sk-other-never-shown' } },
           },
           globalShortcut: 'Ctrl+Space',
         },
@@ -231,6 +241,11 @@ describe('import from other apps, then use with Claude Desktop', () => {
     await useWith.getByRole('heading', { name: 'What will be written' }).waitFor();
     await useWith.getByText('replaces the existing entry').waitFor();
     await useWith.getByText(`proxy --config-dir ${session.configDir} fs-desktop`).waitFor();
+    // The before/after of the servers section: the old entry's lines out, the proxy's in, secrets masked.
+    const diff = useWith.getByRole('list', { name: 'The servers section, before and after' });
+    await diff.getByRole('listitem').filter({ hasText: 'removed:' }).filter({ hasText: FILESYSTEM_ENTRY }).waitFor();
+    await diff.getByRole('listitem').filter({ hasText: 'added:' }).filter({ hasText: '"fs-desktop"' }).waitFor();
+    expect(await page.content()).not.toContain('sk-other-never-shown');
     expect(fs.readFileSync(target, 'utf8')).toBe(original);
     await capture('use-with-preview');
 
@@ -244,7 +259,7 @@ describe('import from other apps, then use with Claude Desktop', () => {
     expect(entry!.command).toBe(process.execPath);
     expect(entry!.args.slice(-4)).toEqual(['proxy', '--config-dir', session.configDir, 'fs-desktop']);
     expect(proxiedServerOf(entry!.command, entry!.args)).toBe('fs-desktop');
-    expect(written.mcpServers.other).toEqual({ command: 'npx', args: ['-y', 'some-other-server'] });
+    expect(written.mcpServers.other).toEqual({ command: 'npx', args: ['-y', 'some-other-server'], env: { OTHER_KEY: 'sk-other-never-shown' } });
     expect(written.globalShortcut).toBe('Ctrl+Space');
     const backups = fs.readdirSync(path.dirname(target)).filter((name) => name.endsWith('.bak'));
     expect(backups).toHaveLength(1);
@@ -254,7 +269,44 @@ describe('import from other apps, then use with Claude Desktop', () => {
 
     await useWith.getByRole('button', { name: 'Done' }).click();
     await useWith.waitFor({ state: 'detached' });
+    // The app is still there after the dialog went (a page error would also fail this test).
+    await page.getByRole('heading', { name: 'fs-desktop', level: 2 }).waitFor();
     await waitFor(() => host.getState().servers.length === 4, { what: 'four servers' });
+
+    // A second run with nothing to change: said so, no Write button, nothing written, no new backup.
+    const writtenText = fs.readFileSync(target, 'utf8');
+    await page.locator('.server-detail').getByRole('button', { name: 'Use with…' }).click();
+    await useWith.getByRole('radio', { name: 'Another file' }).check();
+    await useWith.getByLabel('Config file', { exact: true }).fill(target);
+    await useWith.getByRole('button', { name: 'Preview' }).click();
+    await useWith.getByText('Nothing to change: Claude Desktop already starts these servers through this app.').waitFor();
+    await useWith.getByText('already so: nothing to change').waitFor();
+    expect(await useWith.getByRole('button', { name: 'Write config' }).count()).toBe(0);
+    await capture('use-with-nothing-to-change');
+    await useWith.getByRole('button', { name: 'Cancel' }).click();
+    expect(fs.readFileSync(target, 'utf8')).toBe(writtenText);
+    expect(fs.readdirSync(path.dirname(target)).filter((name) => name.endsWith('.bak'))).toHaveLength(1);
+  });
+
+  it('closes Use with… by Cancel, the close button and Escape, and the app stays', async () => {
+    const { page } = session;
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const opener = page.locator('.server-detail').getByRole('button', { name: 'Use with…' });
+    const useWith = page.getByRole('dialog', { name: 'Use servers with another app' });
+    const ways: [string, () => Promise<void>][] = [
+      ['Cancel', () => useWith.getByRole('button', { name: 'Cancel' }).click()],
+      ['the close button', () => useWith.getByRole('button', { name: 'Close' }).click()],
+      ['Escape', () => page.keyboard.press('Escape')],
+    ];
+    for (const [way, close] of ways) {
+      await opener.click();
+      await useWith.waitFor();
+      await close();
+      await useWith.waitFor({ state: 'detached' });
+      await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
+      // Focus is back on the button that opened it.
+      await waitFor(async () => (await page.evaluate(() => document.activeElement?.textContent?.trim())) === 'Use with…', { what: `focus back after ${way}` });
+    }
   });
 });
 

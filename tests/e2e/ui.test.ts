@@ -122,7 +122,8 @@ describe('browser UI', () => {
     // The server's own card says what it was answered.
     await page.getByRole('tab', { name: /Servers/ }).click();
     await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: /filesystem/ }).click();
-    await page.getByTestId('last-roots-request').getByText(projectUri).waitFor();
+    // The answer by name and decoded path (the URI itself stays in the tooltip).
+    await page.getByTestId('last-roots-request').getByText(project, { exact: true }).waitFor();
     await page.getByRole('list', { name: 'Activity' }).getByText('Roots request').first().waitFor();
 
     // Revoke: filesystem's view is emptied again (the host restarts it to make it forget).
@@ -158,7 +159,7 @@ describe('browser UI', () => {
 
     const everything = await host.addServer({ name: 'everything', transport: everythingServer(), enabled: true, sharing: true });
     await waitConnected(host, everything.id);
-    const banner = page.getByRole('region', { name: 'Folder request from everything' });
+    const banner = page.getByRole('group', { name: 'Folder request from everything' });
     await banner.waitFor({ timeout: 10_000 });
 
     await banner.getByRole('button', { name: 'Choose folders…' }).click();
@@ -174,7 +175,7 @@ describe('browser UI', () => {
 
     const filesystem = await host.addServer({ name: 'filesystem', transport: filesystemServer(), enabled: true, sharing: true });
     await waitConnected(host, filesystem.id);
-    const fsBanner = page.getByRole('region', { name: 'Folder request from filesystem' });
+    const fsBanner = page.getByRole('group', { name: 'Folder request from filesystem' });
     await fsBanner.getByRole('button', { name: 'Not now' }).click();
     await fsBanner.waitFor({ state: 'detached' });
     expect(host.getState().consentRequests).toEqual([]);
@@ -244,10 +245,14 @@ describe('browser UI', () => {
     // Tabs: arrows move between them.
     await page.getByRole('tab', { name: /Folders/ }).focus();
     await page.keyboard.press('ArrowRight');
-    expect(await page.getByRole('tab', { name: 'Access' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(async () => (await page.getByRole('tab', { name: 'Access' }).getAttribute('aria-selected')) === 'true', { what: 'ArrowRight to select Access' });
 
-    // The grid is one Tab stop after the filter field; arrows move, Space toggles.
+    // The grid is one Tab stop after the toolbar (filters, sort, shared only); arrows move, Space toggles.
     await page.getByLabel('Filter folders').focus();
+    for (const next of ['Filter servers', 'Sort', 'Shared only']) {
+      await page.keyboard.press('Tab');
+      expect(await page.getByLabel(next).evaluate((element) => element === document.activeElement), next).toBe(true);
+    }
     await page.keyboard.press('Tab');
     const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
     expect(await focusedLabel()).toBe('Share alpha with one');
@@ -292,7 +297,7 @@ describe('browser UI', () => {
     expect(await page.evaluate(() => Boolean(document.activeElement?.closest('dialog')))).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Add server');
+    await waitFor(async () => (await page.evaluate(() => document.activeElement?.textContent))?.includes('Add server'), { what: 'focus back on Add server' });
 
     // Confirmations are dialogs too: Escape cancels a removal.
     await page.getByRole('tab', { name: /Folders/ }).click();

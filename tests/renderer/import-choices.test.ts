@@ -86,13 +86,15 @@ describe('import: choices', () => {
       checked: new Set(['a', 'c']),
       names: { a: ' renamed ', b: 'b', c: 'c' },
       values: { '${input:token}': 's3cret', '${env:HOME}': '', '${input:dir}': '/data' },
+      start: false,
     };
-    expect(applyInput(preview, choices)).toEqual({ previewId: 'p1', keys: ['a'], names: { a: 'renamed' }, values: { '${input:token}': 's3cret' } });
+    expect(applyInput(preview, choices)).toEqual({ previewId: 'p1', keys: ['a'], names: { a: 'renamed' }, values: { '${input:token}': 's3cret' }, start: false });
+    expect(applyInput(preview, { ...choices, start: true })?.start).toBe(true);
     expect(applyInput(preview, { ...choices, checked: new Set(['c']) })).toBeUndefined();
   });
 
   it('flags empty and repeated names among the checked ones only', () => {
-    const choices: ImportChoices = { checked: new Set(['a', 'b']), names: { a: 'same', b: ' same' }, values: {} };
+    const choices: ImportChoices = { checked: new Set(['a', 'b']), names: { a: 'same', b: ' same' }, values: {}, start: false };
     expect(nameProblem(preview, choices, 'a')).toBe('import.nameRepeated');
     expect(nameProblem(preview, { ...choices, checked: new Set(['a']) }, 'a')).toBeUndefined();
     expect(nameProblem(preview, { ...choices, names: { a: '  ' } }, 'a')).toBe('import.nameRequired');

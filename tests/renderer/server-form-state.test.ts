@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerView } from '../../shared/domain.js';
 import { SECRET_MASK } from '../../shared/secrets.js';
-import { formFromServer, formTransport, validateForm } from '../../renderer/src/components/server-form-state.js';
+import type { ImportCandidateView } from '../../shared/import-types.js';
+import { splitCommandLine } from '../../renderer/src/components/command-line.js';
+import { formFromCandidate, formFromServer, formTransport, validateForm, withCommandLine } from '../../renderer/src/components/server-form-state.js';
 import { transportSummary } from '../../renderer/src/components/transport-summary.js';
 
 const server = (transport: ServerView['transport']): ServerView => ({
@@ -53,5 +55,41 @@ describe('server form state', () => {
       'node @scope/pkg stdio',
     );
     expect(transportSummary({ type: 'http', url: 'https://x.test/mcp', headers: {} })).toBe('https://x.test/mcp');
+  });
+});
+
+describe('pasted into the form', () => {
+  it('a split command line fills command, one argument per line, and its variables', () => {
+    const split = splitCommandLine('GITHUB_TOKEN=ghp_1 npx -y "@modelcontextprotocol/server-github"');
+    if (!split.ok) throw new Error('not split');
+    const before = formFromServer(server({ type: 'stdio', command: '', args: [], env: { GITHUB_TOKEN: SECRET_MASK, OTHER: SECRET_MASK } }));
+    const form = withCommandLine(before, split.value);
+    expect(formTransport(form)).toEqual({ type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'ghp_1', OTHER: SECRET_MASK } });
+  });
+
+  const candidate = (transport: ImportCandidateView['transport']): ImportCandidateView => ({
+    key: 'pasted text#fetch',
+    name: 'fetch',
+    originalName: 'fetch',
+    host: 'claude-desktop',
+    source: 'pasted text',
+    transport,
+    variables: [],
+    inputs: [],
+    disabledInHost: false,
+    importable: true,
+    notes: [],
+    argumentFolders: [],
+  });
+
+  it('one pasted server without secrets fills the form, keeping a typed name', () => {
+    const form = formFromCandidate(formFromServer(undefined), candidate({ type: 'stdio', command: 'uvx', args: ['mcp-server-fetch'], env: {} }));
+    expect(form && { name: form.name, transport: formTransport(form) }).toEqual({ name: 'fetch', transport: { type: 'stdio', command: 'uvx', args: ['mcp-server-fetch'], env: {} } });
+    const named = formFromCandidate({ ...formFromServer(undefined), name: 'web fetch' }, candidate({ type: 'http', url: 'http://127.0.0.1:3001/mcp', headers: {} }));
+    expect(named && { name: named.name, transport: formTransport(named) }).toEqual({ name: 'web fetch', transport: { type: 'http', url: 'http://127.0.0.1:3001/mcp', headers: {} } });
+  });
+
+  it('one with a secret does not: the host holds the value, so it goes through import', () => {
+    expect(formFromCandidate(formFromServer(undefined), candidate({ type: 'stdio', command: 'npx', args: [], env: { TOKEN: SECRET_MASK } }))).toBeUndefined();
   });
 });

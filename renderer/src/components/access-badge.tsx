@@ -2,6 +2,7 @@
 import type { AccessState, RootAccess } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
+import { useLive } from '../use-live.js';
 import { accessReasonText } from './access-reason.js';
 
 export type Tone = 'success' | 'warning' | 'danger' | 'neutral' | 'info';
@@ -37,9 +38,20 @@ export function Badge({ tone, children, title }: { tone: Tone; children: string;
 
 export function AccessBadge({ access }: { access: RootAccess }) {
   const { t } = useI18n();
+  if (!useLive()) return <UnknownBadge />;
   return (
     <Badge tone={accessTone[access.state]} title={accessReasonText(t, access)}>
       {t(accessLabelKey[access.state])}
+    </Badge>
+  );
+}
+
+/** Shown in place of a live badge while the host cannot be reached: the last word may be stale. */
+export function UnknownBadge() {
+  const { t } = useI18n();
+  return (
+    <Badge tone="neutral" title={t('status.unknownTitle')}>
+      {t('status.unknown')}
     </Badge>
   );
 }

@@ -1,12 +1,17 @@
-// A server's recent activity, newest first: connects, roots requests and their answers, errors.
-import { memo } from 'react';
-import type { ActivityEntry, ActivityKind, ServerId } from '../../../shared/domain.js';
+// A server's recent activity, newest first: connects, roots requests and their answers, errors and
+// the server's own output. Stderr blocks read in the order written, repeats show once with a count,
+// a filter narrows it by kind, and Copy puts it on the clipboard as text for a bug report.
+import { memo, useId, useMemo, useState } from 'react';
+import type { ActivityKind, ServerId } from '../../../shared/domain.js';
+import { uriToPath } from '../file-path.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
 import { useServerActivity } from '../use-server-activity.js';
+import { ACTIVITY_FILTERS, activityItems, activityText, type ActivityFilter, type ActivityItem } from './activity-items.js';
+import { activityMessage } from './activity-message.js';
 import { InlineError } from './inline-error.js';
 
-const kindKey: Record<ActivityKind, MessageKey> = {
+export const kindKey: Record<ActivityKind, MessageKey> = {
   connect: 'activity.connect',
   disconnect: 'activity.disconnect',
   error: 'activity.error',
@@ -18,49 +23,102 @@ const kindKey: Record<ActivityKind, MessageKey> = {
   info: 'activity.info',
 };
 
+const filterKey: Record<ActivityFilter, MessageKey> = {
+  all: 'activity.filterAll',
+  problems: 'activity.filterProblems',
+  folders: 'activity.filterFolders',
+  connection: 'activity.filterConnection',
+};
+
 const SHOWN = 100;
 
 export function ActivityTimeline({ serverId }: { serverId: ServerId }) {
   const { t } = useI18n();
   const { entries, loading, error } = useServerActivity(serverId);
-  const shown = entries.slice(-SHOWN).reverse();
+  const [filter, setFilter] = useState<ActivityFilter>('all');
+  const [copied, setCopied] = useState<'done' | 'failed' | undefined>();
+  const filterId = useId();
+  const items = useMemo(() => activityItems(entries, filter), [entries, filter]);
+  const shown = items.slice(-SHOWN).reverse();
+
+  const copy = async () => {
+    const text = activityText(items, (kind) => t(kindKey[kind]), (at) => new Date(at).toISOString());
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('done');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
   return (
     <section className="timeline" aria-labelledby="timeline-title">
-      <h2 id="timeline-title" className="section-title">
-        {t('activity.title')}
-      </h2>
+      <div className="timeline__head">
+        <h2 id="timeline-title" className="section-title">
+          {t('activity.title')}
+        </h2>
+        <label htmlFor={filterId} className="timeline__filterlabel">
+          {t('activity.filterLabel')}
+        </label>
+        <select id={filterId} className="select timeline__filter" value={filter} onChange={(event) => setFilter(event.target.value as ActivityFilter)}>
+          {ACTIVITY_FILTERS.map((value) => (
+            <option key={value} value={value}>
+              {t(filterKey[value])}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="button button--compact" onClick={() => void copy()} disabled={items.length === 0}>
+          {t('activity.copy')}
+        </button>
+        <span className="muted timeline__copied" role="status">
+          {copied === 'done' ? t('activity.copied') : copied === 'failed' ? t('activity.copyFailed') : ''}
+        </span>
+      </div>
       <InlineError error={error} />
       {loading ? (
         <p className="muted">{t('common.loading')}</p>
       ) : shown.length === 0 ? (
-        <p className="muted">{t('activity.empty')}</p>
+        <p className="muted">{filter === 'all' ? t('activity.empty') : t('activity.emptyFiltered')}</p>
       ) : (
         <ol className="timeline__list" aria-label={t('activity.title')}>
-          {shown.map((entry) => (
-            <TimelineEntry key={entry.seq} entry={entry} label={t(kindKey[entry.kind])} />
+          {shown.map((item) => (
+            <TimelineItem key={item.key} item={item} label={t(kindKey[item.kind])} />
           ))}
         </ol>
       )}
-      {entries.length > SHOWN && <p className="muted timeline__more">{t('activity.older', { count: entries.length - SHOWN })}</p>}
+      {items.length > SHOWN && <p className="muted timeline__more">{t('activity.older', { count: items.length - SHOWN })}</p>}
     </section>
   );
 }
 
-const TimelineEntry = memo(function TimelineEntry({ entry, label }: { entry: ActivityEntry; label: string }) {
-  const { formatTime } = useI18n();
+const TimelineItem = memo(function TimelineItem({ item, label }: { item: ActivityItem; label: string }) {
+  const { t, formatTime } = useI18n();
+  const first = item.entries[0]!;
+  const repeated = item.count > 1;
   return (
-    <li className={`timeline__entry timeline__entry--${entry.kind}`}>
-      <time className="timeline__time" dateTime={new Date(entry.at).toISOString()}>
-        {formatTime(entry.at)}
+    <li className={`timeline__entry timeline__entry--${item.kind}`}>
+      <time className="timeline__time" dateTime={new Date(item.lastAt).toISOString()} title={repeated ? t('activity.between', { first: formatTime(item.firstAt), last: formatTime(item.lastAt) }) : undefined}>
+        {formatTime(item.lastAt)}
       </time>
-      <span className="timeline__kind">{label}</span>
+      <span className="timeline__kind">
+        {label}
+        {repeated && (
+          <span className="timeline__count" title={t('activity.repeated', { count: item.count })}>
+            ×{item.count}
+          </span>
+        )}
+      </span>
       <span className="timeline__message">
-        {entry.message}
-        {entry.uris && entry.uris.length > 0 && (
+        {item.kind === 'stderr' ? (
+          <pre className="timeline__lines">{item.entries.map((entry) => entry.message).join('\n')}</pre>
+        ) : (
+          activityMessage(t, first)
+        )}
+        {first.uris && first.uris.length > 0 && (
           <span className="timeline__uris">
-            {entry.uris.map((uri) => (
-              <span className="mono" key={uri}>
-                {uri}
+            {first.uris.map((uri) => (
+              <span className="mono" key={uri} title={uri}>
+                {uriToPath(uri)}
               </span>
             ))}
           </span>

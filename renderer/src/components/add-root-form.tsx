@@ -6,6 +6,7 @@ import type { HostError } from '../../../shared/result.js';
 import { desktopExtras } from '../desktop-extras.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
+import { FolderBrowser } from './folder-browser.js';
 import { FolderIcon, PlusIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 
@@ -17,11 +18,14 @@ export function AddRootForm() {
   const [dropHint, setDropHint] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
   const [pickError, setPickError] = useState<HostError | undefined>();
+  // The browser shell's own folder picker (the desktop app opens the OS dialog instead).
+  const [browsing, setBrowsing] = useState(false);
   const inputId = useId();
   const hintId = useId();
   const desktop = desktopExtras();
 
-  const addPaths = async (paths: string[]) => {
+  /** `typed`: the field's text these paths came from; it is cleared once they are all added. */
+  const addPaths = async (paths: string[], typed?: string) => {
     // Never trimmed: `proj ` is not `proj` (which may lead elsewhere); the host explains a near miss.
     const cleaned = paths.filter((value) => value.trim() !== '');
     if (cleaned.length === 0) return;
@@ -29,13 +33,14 @@ export function AddRootForm() {
     const result = await add.run({ paths: cleaned });
     if (!result.ok) return;
     setOutcome(result.value);
-    if (result.value.failed.length === 0) setPath('');
+    // Only if it still holds what was sent: text typed while the host worked is not thrown away.
+    if (typed !== undefined && result.value.failed.length === 0) setPath((current) => (current === typed ? '' : current));
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Several paths pasted at once arrive newline-separated in some shells; accept them all.
-    void addPaths(path.split(/\r?\n/));
+    // Several paths pasted at once, one per line: each is a folder.
+    void addPaths(path.split(/\r?\n/), path);
   };
 
   const pick = async () => {
@@ -81,13 +86,21 @@ export function AddRootForm() {
         <div className="add-root__row">
           <div className="input-with-icon">
             <FolderIcon className="input-with-icon__icon" />
-            <input
+            {/* A text area so several pasted paths keep their lines; Enter adds, Shift+Enter starts a new line. */}
+            <textarea
               id={inputId}
-              className="input input--mono"
+              className="input input--mono add-root__input"
               value={path}
+              rows={Math.min(6, Math.max(1, path.split(/\r?\n/).length))}
               onChange={(event) => {
                 setPath(event.target.value);
                 add.clearError();
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+                  event.preventDefault();
+                  event.currentTarget.form?.requestSubmit();
+                }
               }}
               placeholder={t('roots.pathPlaceholder')}
               spellCheck={false}
@@ -98,9 +111,13 @@ export function AddRootForm() {
           <button type="submit" className="button button--primary" disabled={add.pending || path.trim() === ''}>
             <PlusIcon /> {t('roots.add')}
           </button>
-          {desktop.pickFolders && (
+          {desktop.pickFolders ? (
             <button type="button" className="button" onClick={() => void pick()} disabled={add.pending}>
               {t('roots.browse')}
+            </button>
+          ) : (
+            <button type="button" className="button" onClick={() => setBrowsing(true)} disabled={add.pending} aria-haspopup="dialog">
+              {t('roots.browseBrowser')}
             </button>
           )}
         </div>
@@ -120,6 +137,14 @@ export function AddRootForm() {
           <p className="field-hint field-hint--success">{t('roots.added', { count: outcome.added.length })}</p>
         )}
       </div>
+      <FolderBrowser
+        open={browsing}
+        onClose={() => setBrowsing(false)}
+        onPick={(paths) => {
+          setBrowsing(false);
+          void addPaths(paths);
+        }}
+      />
       {outcome && outcome.failed.length > 0 && (
         <ul className="add-root__failures" aria-label={t('roots.failedList')}>
           {outcome.failed.map((failure) => (

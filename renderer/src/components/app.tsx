@@ -9,13 +9,14 @@ import { useAppliedTheme } from '../use-theme.js';
 import { AccessPanel } from './access-panel.js';
 import { AppTabs, type TabId, type TabInfo } from './app-tabs.js';
 import { ConnectionBanner } from './connection-banner.js';
-import { ConsentBanner } from './consent-banner.js';
+import { ConsentSummary } from './consent-summary.js';
 import { FolderIcon, GridIcon, ServerIcon, ShieldIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import { NoticeList } from './notice-list.js';
 import { PreferencesBar } from './preferences-bar.js';
 import { RootsPanel } from './roots-panel.js';
 import { ServersPanel } from './servers-panel.js';
+import { UndoToast } from './undo-toast.js';
 
 export function App() {
   const settings = useSettings();
@@ -94,6 +95,18 @@ function Workspace() {
 
   return (
     <div className="app">
+      {/* First in the tab order: past the header and its controls, straight to the screen. */}
+      <a
+        className="skip-link"
+        href="#main-content"
+        onClick={(event) => {
+          // Focus moves without touching the address (the browser shell reads its token from there).
+          event.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+      >
+        {t('app.skipToContent')}
+      </a>
       <header className="app__header">
         <div className="brand">
           <ShieldIcon size={20} className="brand__icon" />
@@ -105,19 +118,18 @@ function Workspace() {
       <section className="app__alerts" aria-label={t('app.alerts')}>
         <ConnectionBanner />
         <div aria-live="polite" className="app__consent">
-          {consent.map((request) => (
-            <ConsentBanner key={request.id} request={request} server={serversById.get(request.serverId)} />
-          ))}
+          <ConsentSummary requests={consent} serversById={serversById} />
         </div>
         <NoticeList />
       </section>
-      <main className="app__main">
+      <main className="app__main" id="main-content" tabIndex={-1}>
         <div className="app__tabpanel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
           {tab === 'roots' && <RootsPanel />}
           {tab === 'access' && <AccessPanel onNavigate={setTab} />}
           {tab === 'servers' && <ServersPanel selectedId={serverId} onSelect={setServerId} />}
         </div>
       </main>
+      <UndoToast />
     </div>
   );
 }

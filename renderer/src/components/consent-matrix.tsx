@@ -15,6 +15,8 @@ import { MatrixHeader } from './matrix-header.js';
 import { HEADER_ROWS, moveCell, parseCellKey, type CellPosition } from './matrix-navigation.js';
 import { MatrixRow } from './matrix-row.js';
 import { MatrixToolbar } from './matrix-toolbar.js';
+import { rootRows, serverColumns, type RootSort } from './matrix-view.js';
+import { offerUndo } from '../undo-offer.js';
 
 const ROW_HEIGHT = 40;
 const HEAD_HEIGHT = 112;
@@ -38,6 +40,9 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const gridRef = useRef<HTMLDivElement>(null);
 
   const [filter, setFilter] = useState('');
+  const [serverFilter, setServerFilter] = useState('');
+  const [sharedOnly, setSharedOnly] = useState(false);
+  const [sort, setSort] = useState<RootSort>('added');
   const [selectedRoots, setSelectedRoots] = useState<ReadonlySet<string>>(NOTHING);
   const [selectedServers, setSelectedServers] = useState<ReadonlySet<string>>(NOTHING);
   const [active, setActive] = useState<CellPosition>({ row: HEADER_ROWS, col: 1 });
@@ -48,11 +53,11 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const [bulkError, setBulkError] = useState<HostError | undefined>();
   const focusWanted = useRef(false);
 
-  const visibleRoots = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    if (!needle) return roots;
-    return roots.filter((root) => root.name.toLowerCase().includes(needle) || root.path.toLowerCase().includes(needle));
-  }, [roots, filter]);
+  // What is shown: the column filter first (a "shared only" view asks about the servers shown),
+  // then the folders. A bulk change acts on exactly these, never on what the filters hide.
+  const visibleServers = useMemo(() => serverColumns(servers, serverFilter), [servers, serverFilter]);
+  const rows = useMemo(() => rootRows(roots, visibleServers, grants, { filter, sort, sharedOnly }), [roots, visibleServers, grants, filter, sort, sharedOnly]);
+  const visibleRoots = useMemo(() => rows.map((row) => row.root), [rows]);
 
   // The first frame holds only what is on screen: no overscan rows, and only the server columns that
   // fit in the window (the scroller is narrower, so this never falls short). Right after it is
@@ -60,11 +65,11 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const painted = useFirstPaintDone();
   const { start, end, padTop, padBottom, scrollToRow } = useVirtualRows(scrollRef, visibleRoots.length, ROW_HEIGHT, HEAD_HEIGHT, painted ? OVERSCAN_ROWS : 0);
   const shownServers = useMemo(
-    () => (painted ? servers : servers.slice(0, Math.ceil(Math.max(0, window.innerWidth - ROWHEAD_WIDTH) / COLUMN_WIDTH))),
-    [painted, servers],
+    () => (painted ? visibleServers : visibleServers.slice(0, Math.ceil(Math.max(0, window.innerWidth - ROWHEAD_WIDTH) / COLUMN_WIDTH))),
+    [painted, visibleServers],
   );
   const rowCount = visibleRoots.length + HEADER_ROWS;
-  const colCount = servers.length + 1;
+  const colCount = visibleServers.length + 1;
 
   // Keep the one Tab stop on a cell that exists and is rendered (rows scroll out of the window).
   const clamped = { row: Math.min(active.row, rowCount - 1), col: Math.min(active.col, colCount - 1) };
@@ -143,10 +148,10 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   }, [visibleRoots, selectedRoots]);
   const pickedRootCount = scopeRoots === visibleRoots && !visibleRoots.some((root) => selectedRoots.has(root.id)) ? 0 : scopeRoots.length;
   const scopeServers = useMemo(() => {
-    const picked = servers.filter((server) => selectedServers.has(server.id));
-    return picked.length > 0 ? picked : servers;
-  }, [servers, selectedServers]);
-  const pickedServerCount = servers.some((server) => selectedServers.has(server.id)) ? scopeServers.length : 0;
+    const picked = visibleServers.filter((server) => selectedServers.has(server.id));
+    return picked.length > 0 ? picked : visibleServers;
+  }, [visibleServers, selectedServers]);
+  const pickedServerCount = visibleServers.some((server) => selectedServers.has(server.id)) ? scopeServers.length : 0;
 
   const allRootsSelected = pickedRootCount === 0 ? false : pickedRootCount === visibleRoots.length ? true : 'mixed';
   const onSelectAllRoots = useCallback(
@@ -164,6 +169,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
     });
     setBulkPending(false);
     if (!result.ok) setBulkError(result.error);
+    else if (!granted) offerUndo(result.value.undoId, t('undo.revoked', { count: result.value.changed }));
   };
 
   return (
@@ -171,6 +177,16 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
       <MatrixToolbar
         filter={filter}
         onFilter={setFilter}
+        serverFilter={serverFilter}
+        onServerFilter={setServerFilter}
+        sharedOnly={sharedOnly}
+        onSharedOnly={setSharedOnly}
+        sort={sort}
+        onSort={setSort}
+        shownRoots={visibleRoots.length}
+        totalRoots={roots.length}
+        shownServers={visibleServers.length}
+        totalServers={servers.length}
         selectedRoots={pickedRootCount}
         selectedServers={pickedServerCount}
         scopeRoots={scopeRoots.length}
@@ -200,7 +216,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
           aria-rowcount={rowCount}
           aria-colcount={colCount}
           className="matrix"
-          style={{ '--matrix-cols': servers.length } as CSSProperties}
+          style={{ '--matrix-cols': visibleServers.length } as CSSProperties}
           onKeyDown={onKeyDown}
           onFocus={onFocus}
         >
@@ -217,12 +233,14 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
           />
           <div role="rowgroup">
             <div style={{ height: padTop }} aria-hidden="true" />
-            {visibleRoots.slice(start, end).map((root, offset) => {
+            {rows.slice(start, end).map(({ root, match, hint }, offset) => {
               const row = start + offset + HEADER_ROWS;
               return (
                 <MatrixRow
                   key={root.id}
                   root={root}
+                  match={match}
+                  hint={hint}
                   row={row}
                   servers={shownServers}
                   grants={grants}
@@ -238,7 +256,10 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
             <div style={{ height: padBottom }} aria-hidden="true" />
           </div>
         </div>
-        {visibleRoots.length === 0 && <p className="matrix__nomatch">{t('matrix.noMatch', { filter })}</p>}
+        {visibleRoots.length === 0 && (
+          <p className="matrix__nomatch">{filter.trim() ? t('matrix.noMatch', { filter }) : sharedOnly ? t('matrix.noShared') : t('matrix.noRows')}</p>
+        )}
+        {visibleServers.length === 0 && <p className="matrix__nomatch">{t('matrix.noServerMatch', { filter: serverFilter })}</p>}
       </div>
     </div>
   );

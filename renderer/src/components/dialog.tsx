@@ -15,18 +15,22 @@ export interface DialogProps {
   /** The alertdialog role for confirmations that interrupt. */
   role?: 'dialog' | 'alertdialog';
   testId?: string;
+  /** Where focus goes when the opener is gone (an empty state's button replaced by the list). */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function Dialog({ open, title, onClose, children, footer, description, size = 'medium', role = 'dialog', testId }: DialogProps) {
+export function Dialog({ open, title, onClose, children, footer, description, size = 'medium', role = 'dialog', testId, fallbackFocus }: DialogProps) {
   const { t } = useI18n();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
+  const fallbackRef = useRef(fallbackFocus);
+  fallbackRef.current = fallbackFocus;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -41,7 +45,24 @@ export function Dialog({ open, title, onClose, children, footer, description, si
     preferred?.focus();
     return () => {
       dialog.close();
-      if (opener?.isConnected) opener.focus();
+      // Back to the control that opened it; if that went away with what the dialog did (a removed
+      // row, an answered request), to the fallback or the screen itself rather than to nowhere.
+      const restore = () => {
+        const target = opener?.isConnected ? opener : (fallbackRef.current?.() ?? document.getElementById('main-content'));
+        target?.focus();
+      };
+      restore();
+      // The opener may go a moment later, when the host's update arrives (an empty state replaced
+      // by the list): follow it for a little while.
+      if (opener?.isConnected) {
+        const observer = new MutationObserver(() => {
+          if (opener.isConnected) return;
+          observer.disconnect();
+          if (document.activeElement === null || document.activeElement === document.body) restore();
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        setTimeout(() => observer.disconnect(), 3000);
+      }
     };
   }, [open]);
 

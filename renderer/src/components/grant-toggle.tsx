@@ -33,7 +33,7 @@ export const GrantToggle = memo(function GrantToggle({ look, label, title, tabIn
   );
 });
 
-/** The same look for the legend: inert, so it is neither focusable nor announced as a control. */
+/** The same look for the legend, drawn, not a control: nothing to tick, nothing announced as one. */
 export function GrantSample({ look }: { look: GrantLook }) {
-  return <input type="checkbox" className={`grant grant--${look} grant--sample`} checked={look !== 'off'} readOnly tabIndex={-1} aria-hidden="true" inert />;
+  return <span className={`grant-sample grant-sample--${look}`} aria-hidden="true" />;
 }

@@ -113,3 +113,16 @@ export const PowerIcon = (p: IconProps) => (
     <path d="M12 3v9M6.3 6.3a8 8 0 1 0 11.4 0" />
   </Icon>
 );
+
+export const GlobeIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
+  </Icon>
+);
+export const ContrastIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 3v18a9 9 0 0 0 0-18z" fill="currentColor" />
+  </Icon>
+);

@@ -2,12 +2,13 @@
 // shown exactly as written; one that stays empty is imported as written and the server starts off.
 // A candidate that cannot be taken stays visible, unticked, with the reason.
 import { useId } from 'react';
-import type { ImportCandidateView, ImportPreviewView } from '../../../shared/import-types.js';
+import { PASTED_SOURCE, type ImportCandidateView, type ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { nameProblem, variableFields, type ImportChoices, type VariableField } from './import-choices.js';
 import { HOST_LABELS } from './import-hosts.js';
-import { transportSummary } from './transport-summary.js';
+import { SecretKeys } from './secret-keys.js';
+import { transportFull } from './transport-summary.js';
 
 export interface ImportCandidateRowProps {
   candidate: ImportCandidateView;
@@ -23,7 +24,8 @@ export function ImportCandidateRow({ candidate, preview, choices, onChange }: Im
   const problem = nameProblem(preview, choices, candidate.key);
   const fields = variableFields(candidate);
   const unfilled = fields.filter((field) => (choices.values[field.variable] ?? '') === '');
-  const host = HOST_LABELS[candidate.host];
+  // A pasted snippet is read with a host's rules, but it came from the clipboard, not that host.
+  const host = candidate.source === PASTED_SOURCE ? t('import.pastedConfig') : HOST_LABELS[candidate.host];
 
   const setChecked = (on: boolean) => {
     const next = new Set(choices.checked);
@@ -54,9 +56,9 @@ export function ImportCandidateRow({ candidate, preview, choices, onChange }: Im
       </div>
 
       <div className="import-candidate__details">
-        <p className="import-candidate__transport mono" title={transportSummary(candidate.transport)}>
-          {transportSummary(candidate.transport)}
-        </p>
+        {/* In full: a shortened line hid what a server is given (a postgresql:// URL, a folder). */}
+        <p className="import-candidate__transport mono">{transportFull(candidate.transport)}</p>
+        <SecretKeys transport={candidate.transport} />
         <p className="import-path mono">
           {candidate.source}
           {candidate.project && ` · ${t('import.project', { project: candidate.project })}`}

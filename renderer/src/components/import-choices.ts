@@ -49,6 +49,8 @@ export interface ImportChoices {
   names: Readonly<Record<string, string>>;
   /** Values by variable as written ("${input:token}"); shared by every candidate that uses it. */
   values: Readonly<Record<string, string>>;
+  /** Start them once imported. Off by default: an imported entry may carry keys the person has not looked at. */
+  start: boolean;
 }
 
 export function initialChoices(preview: ImportPreviewView): ImportChoices {
@@ -60,6 +62,7 @@ export function initialChoices(preview: ImportPreviewView): ImportChoices {
     checked: new Set(preview.candidates.filter((candidate) => candidate.importable).map((candidate) => candidate.key)),
     names: Object.fromEntries(preview.candidates.map((candidate) => [candidate.key, candidate.name])),
     values,
+    start: false,
   };
 }
 
@@ -124,5 +127,6 @@ export function applyInput(preview: ImportPreviewView, choices: ImportChoices): 
     keys: chosen.map((candidate) => candidate.key),
     ...(Object.keys(names).length > 0 ? { names } : {}),
     ...(Object.keys(values).length > 0 ? { values } : {}),
+    start: choices.start,
   };
 }

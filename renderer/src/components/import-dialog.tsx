@@ -15,6 +15,8 @@ import { InlineError } from './inline-error.js';
 
 export interface ImportDialogProps {
   open: boolean;
+  /** A preview already made (a pasted config): the dialog opens on its choices. */
+  initial?: ImportPreviewView | undefined;
   onClose(): void;
   /** The first server added, to show it. */
   onImported(serverId: string): void;
@@ -28,15 +30,15 @@ export function ImportDialog(props: ImportDialogProps) {
 
 type Step = 'where' | 'choose' | 'done';
 
-function ImportBody({ onClose, onImported }: ImportDialogProps) {
+function ImportBody({ initial, onClose, onImported }: ImportDialogProps) {
   const { t } = useI18n();
   const preview = useCommand('import.preview');
   const apply = useCommand('import.apply');
-  const [step, setStep] = useState<Step>('where');
+  const [step, setStep] = useState<Step>(initial ? 'choose' : 'where');
   const [where, setWhere] = useState<ImportWhere>({ hosts: [...HOST_KINDS], workspaces: '', file: '', fileHost: '' });
   const [problems, setProblems] = useState<WhereProblems>({});
-  const [found, setFound] = useState<ImportPreviewView | undefined>();
-  const [choices, setChoices] = useState<ImportChoices | undefined>();
+  const [found, setFound] = useState<ImportPreviewView | undefined>(initial);
+  const [choices, setChoices] = useState<ImportChoices | undefined>(() => (initial ? initialChoices(initial) : undefined));
   const [outcome, setOutcome] = useState<ImportApplyResult | undefined>();
   const formId = useId();
   const bodyRef = useRef<HTMLDivElement>(null);

@@ -67,6 +67,17 @@ export function ImportFound({ preview, choices, onChange }: { preview: ImportPre
                 ))}
               </ul>
               <p className="field-hint">{t('import.grantsNothing')}</p>
+              {importable.length > 0 && (
+                <label className="checkbox-label import-start">
+                  <input type="checkbox" className="checkbox" checked={choices.start} onChange={(event) => onChange({ ...choices, start: event.target.checked })} aria-describedby="import-start-hint" />
+                  {t('import.startNow')}
+                </label>
+              )}
+              {importable.length > 0 && (
+                <p id="import-start-hint" className="field-hint">
+                  {t('import.startHint')}
+                </p>
+              )}
             </>
           )}
         </section>
@@ -97,8 +108,8 @@ function SourceItem({ source }: { source: ImportSourceView }) {
   return (
     <li className="import-source">
       <div className="import-source__line">
-        <span className="import-source__host">{HOST_LABELS[source.host]}</span>
-        <span className="badge badge--neutral">{scope}</span>
+        <span className="import-source__host">{source.scope === 'pasted' ? t('import.pastedConfig') : HOST_LABELS[source.host]}</span>
+        {source.scope !== 'pasted' && <span className="badge badge--neutral">{scope}</span>}
         <span className="import-path mono">{source.path}</span>
       </div>
       <InlineError error={source.error} />

@@ -1,10 +1,10 @@
 // Import, step three: what was added (and which ones start switched off, and why), what the registry
 // refused with its reason, and the reminder that no folder was shared.
-import type { ImportApplyResult, ImportPreviewView } from '../../../shared/import-types.js';
+import { PASTED_SOURCE, type ImportApplyResult, type ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { HOST_LABELS } from './import-hosts.js';
 import { InlineError } from './inline-error.js';
-import { transportSummary } from './transport-summary.js';
+import { transportFull } from './transport-summary.js';
 
 export function ImportOutcome({ preview, outcome }: { preview: ImportPreviewView; outcome: ImportApplyResult }) {
   const { t } = useI18n();
@@ -24,19 +24,26 @@ export function ImportOutcome({ preview, outcome }: { preview: ImportPreviewView
                   <li key={key} className="import-added__item">
                     <div className="import-candidate__top">
                       <span className="import-candidate__name">{server.name}</span>
-                      {candidate && <span className="badge badge--neutral">{t('import.fromHost', { host: HOST_LABELS[candidate.host] })}</span>}
+                      {candidate && (
+                        <span className="badge badge--neutral">{t('import.fromHost', { host: candidate.source === PASTED_SOURCE ? t('import.pastedConfig') : HOST_LABELS[candidate.host] })}</span>
+                      )}
                       <span className={`badge ${server.enabled ? 'badge--success' : 'badge--warning'}`}>
                         <span className="badge__dot" />
                         {server.enabled ? t('import.addedOn') : t('import.addedOff')}
                       </span>
                     </div>
-                    <p className="import-candidate__transport mono">{transportSummary(server.transport)}</p>
+                    <p className="import-candidate__transport mono">{transportFull(server.transport)}</p>
                     {unresolved.length > 0 ? (
                       <p className="field-hint field-hint--warning">
                         {t('import.addedUnresolved', { count: unresolved.length })} <code>{unresolved.join(' ')}</code>
                       </p>
                     ) : (
-                      !server.enabled && candidate?.disabledInHost && <p className="field-hint">{t('import.addedOffInHost', { host: HOST_LABELS[candidate.host] })}</p>
+                      !server.enabled &&
+                      (candidate?.disabledInHost ? (
+                        <p className="field-hint">{t('import.addedOffInHost', { host: HOST_LABELS[candidate.host] })}</p>
+                      ) : (
+                        <p className="field-hint">{t('import.addedOffChosen')}</p>
+                      ))
                     )}
                   </li>
                 );

@@ -6,6 +6,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { Switch } from './switch.js';
 import { cellKey, type CellPosition } from './matrix-navigation.js';
 import { connectionLabelKey } from './status-badge.js';
+import { useLive } from '../use-live.js';
 
 export interface MatrixHeaderProps {
   servers: ServerView[];
@@ -33,6 +34,7 @@ export const MatrixHeader = memo(function MatrixHeader({
   onSharing,
 }: MatrixHeaderProps) {
   const { t } = useI18n();
+  const live = useLive();
   const tab = (row: number, col: number) => (active.row === row && active.col === col ? 0 : -1);
   return (
     <div role="rowgroup" className="matrix__head">
@@ -69,8 +71,8 @@ export const MatrixHeader = memo(function MatrixHeader({
                 data-cell={cellKey({ row: 0, col: index + 1 })}
                 onChange={(event) => onSelectServer(server.id, event.target.checked)}
               />
-              <span className={`dot dot--${stateTone[server.status.state]}`} aria-hidden="true" />
-              <span className="matrix__serverstate">{t(connectionLabelKey[server.status.state])}</span>
+              <span className={`dot dot--${live ? stateTone[server.status.state] : 'neutral'}`} aria-hidden="true" />
+              <span className="matrix__serverstate">{live ? t(connectionLabelKey[server.status.state]) : t('status.unknown')}</span>
             </label>
           </div>
         ))}

@@ -2,15 +2,22 @@
 import { memo } from 'react';
 import type { RootView, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { useLive } from '../use-live.js';
 import type { GrantIndex } from '../grant-index.js';
 import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
 import { accessReasonText } from './access-reason.js';
 import { GrantToggle, type GrantLook } from './grant-toggle.js';
+import { clipAround, Highlighted } from './highlighted.js';
 import { cellKey } from './matrix-navigation.js';
+import type { FilterMatch } from './matrix-view.js';
 
 export interface MatrixRowProps {
   root: RootView;
+  /** Where the folder filter matched: highlighted, and a match in the path shows the path. */
+  match?: FilterMatch | undefined;
+  /** Tells this folder from others of the same name. */
+  hint?: string | undefined;
   row: number;
   servers: ServerView[];
   grants: GrantIndex;
@@ -23,8 +30,9 @@ export interface MatrixRowProps {
   onSelect(rootId: string, selected: boolean): void;
 }
 
-export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
+export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onSelect }: MatrixRowProps) {
   const { t } = useI18n();
+  const live = useLive();
   const reachable = root.access.state === 'ok';
   return (
     <div role="row" aria-rowindex={row + 1} className={`matrix__row${selected ? ' matrix__row--selected' : ''}`}>
@@ -38,11 +46,20 @@ export const MatrixRow = memo(function MatrixRow({ root, row, servers, grants, s
           data-cell={cellKey({ row, col: 0 })}
           onChange={(event) => onSelect(root.id, event.target.checked)}
         />
-        <span className={`dot dot--${accessTone[root.access.state]}`} aria-hidden="true" />
-        <span className="matrix__rootname" title={`${root.name}\n${root.path}`}>
-          {root.name}
+        <span className={`dot dot--${live ? accessTone[root.access.state] : 'neutral'}`} aria-hidden="true" />
+        <span className="matrix__rootlabel" title={`${root.name}\n${root.path}`}>
+          <span className="matrix__rootname">
+            <Highlighted text={root.name} match={match?.field === 'name' ? match : undefined} />
+          </span>
+          {match?.field === 'path' ? (
+            <span className="matrix__roothint mono">
+              <Highlighted {...clipAround(root.path, match)} />
+            </span>
+          ) : (
+            hint && <span className="matrix__roothint mono">{hint}</span>
+          )}
         </span>
-        {!reachable && root.access.state !== 'checking' && (
+        {live && !reachable && root.access.state !== 'checking' && (
           <span className={`matrix__rootstate matrix__rootstate--${accessTone[root.access.state]}`} title={accessReasonText(t, root.access)}>
             {t(accessLabelKey[root.access.state])}
           </span>

@@ -1,15 +1,28 @@
-// Above the matrix: find a folder, act on the selection, read the legend. The bulk scope is spelled
-// out ("3 folders × all 5 servers") so a click never grants more than the person meant.
+// Above the matrix: find folders and servers, choose what to see and in which order, act on the
+// selection, read the legend. The bulk scope is spelled out ("3 folders × all 5 servers") and counts
+// only what is shown, so a click never grants more than the person meant.
 import { useId } from 'react';
 import type { HostError } from '../../../shared/result.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
 import { GrantSample } from './grant-toggle.js';
 import { SearchIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
+import { ROOT_SORTS, type RootSort } from './matrix-view.js';
 
 export interface MatrixToolbarProps {
   filter: string;
   onFilter(value: string): void;
+  serverFilter: string;
+  onServerFilter(value: string): void;
+  sharedOnly: boolean;
+  onSharedOnly(value: boolean): void;
+  sort: RootSort;
+  onSort(value: RootSort): void;
+  shownRoots: number;
+  totalRoots: number;
+  shownServers: number;
+  totalServers: number;
   selectedRoots: number;
   selectedServers: number;
   scopeRoots: number;
@@ -21,31 +34,51 @@ export interface MatrixToolbarProps {
   onDismissBulkError(): void;
 }
 
+export const SORT_LABELS: Record<RootSort, MessageKey> = {
+  added: 'sort.added',
+  name: 'sort.name',
+  path: 'sort.path',
+  shared: 'sort.shared',
+  problems: 'sort.problems',
+};
+
 export function MatrixToolbar(props: MatrixToolbarProps) {
   const { t } = useI18n();
-  const filterId = useId();
+  const id = useId();
   const hasSelection = props.selectedRoots > 0 || props.selectedServers > 0;
   const scope = `${
     props.selectedRoots > 0 ? t('matrix.nFolders', { count: props.scopeRoots }) : t('matrix.allFolders', { count: props.scopeRoots })
   } × ${props.selectedServers > 0 ? t('matrix.nServers', { count: props.scopeServers }) : t('matrix.allServers', { count: props.scopeServers })}`;
+  const narrowed = props.shownRoots < props.totalRoots || props.shownServers < props.totalServers;
 
   return (
     <div className="matrix-toolbar">
       <div className="matrix-toolbar__row">
-        <div className="input-with-icon matrix-toolbar__filter">
-          <SearchIcon className="input-with-icon__icon" />
-          <label htmlFor={filterId} className="visually-hidden">
-            {t('matrix.filterLabel')}
-          </label>
-          <input
-            id={filterId}
-            type="search"
-            className="input"
-            placeholder={t('matrix.filterPlaceholder')}
-            value={props.filter}
-            onChange={(event) => props.onFilter(event.target.value)}
-          />
-        </div>
+        <SearchField id={`${id}-folders`} label={t('matrix.filterLabel')} placeholder={t('matrix.filterPlaceholder')} value={props.filter} onChange={props.onFilter} className="matrix-toolbar__filter" />
+        <SearchField
+          id={`${id}-servers`}
+          label={t('matrix.serverFilterLabel')}
+          placeholder={t('matrix.serverFilterPlaceholder')}
+          value={props.serverFilter}
+          onChange={props.onServerFilter}
+          className="matrix-toolbar__serverfilter"
+        />
+        <label className="matrix-toolbar__sort">
+          <span className="matrix-toolbar__sortlabel">{t('sort.label')}</span>
+          <select className="select" value={props.sort} onChange={(event) => props.onSort(event.target.value as RootSort)}>
+            {ROOT_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {t(SORT_LABELS[sort])}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="checkbox-label matrix-toolbar__shared">
+          <input type="checkbox" className="checkbox" checked={props.sharedOnly} onChange={(event) => props.onSharedOnly(event.target.checked)} />
+          {t('matrix.sharedOnly')}
+        </label>
+      </div>
+      <div className="matrix-toolbar__row">
         <div className="matrix-toolbar__bulk" role="group" aria-label={t('matrix.bulkGroup')}>
           {hasSelection ? (
             <>
@@ -66,22 +99,37 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
             <span className="muted matrix-toolbar__hint">{t('matrix.selectHint')}</span>
           )}
         </div>
+        <ul className="legend" aria-label={t('matrix.legend')}>
+          <li>
+            <GrantSample look="on" />
+            {t('matrix.legendOn')}
+          </li>
+          <li>
+            <GrantSample look="hidden" />
+            {t('matrix.legendHidden')}
+          </li>
+          <li>
+            <GrantSample look="off" />
+            {t('matrix.legendOff')}
+          </li>
+        </ul>
       </div>
+      <p className="matrix-toolbar__count muted" role="status">
+        {narrowed ? t('matrix.showing', { roots: props.shownRoots, totalRoots: props.totalRoots, servers: props.shownServers, totalServers: props.totalServers }) : ''}
+      </p>
       <InlineError error={props.bulkError} onDismiss={props.onDismissBulkError} />
-      <ul className="legend" aria-label={t('matrix.legend')}>
-        <li>
-          <GrantSample look="on" />
-          {t('matrix.legendOn')}
-        </li>
-        <li>
-          <GrantSample look="hidden" />
-          {t('matrix.legendHidden')}
-        </li>
-        <li>
-          <GrantSample look="off" />
-          {t('matrix.legendOff')}
-        </li>
-      </ul>
+    </div>
+  );
+}
+
+function SearchField(props: { id: string; label: string; placeholder: string; value: string; onChange(value: string): void; className: string }) {
+  return (
+    <div className={`input-with-icon ${props.className}`}>
+      <SearchIcon className="input-with-icon__icon" />
+      <label htmlFor={props.id} className="visually-hidden">
+        {props.label}
+      </label>
+      <input id={props.id} type="search" className="input" placeholder={props.placeholder} value={props.value} onChange={(event) => props.onChange(event.target.value)} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // stays until dismissed, and a failed dismissal says so beside its button.
 import type { Notice } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
 import { useCommand } from '../use-command.js';
 import { useNotices } from '../use-host-state.js';
 import { AlertIcon, CloseIcon, InfoIcon } from './icons.js';
@@ -20,8 +21,17 @@ export function NoticeList() {
   );
 }
 
+/** The notice in the person's language from its code; the host's English (with its details) beside it. */
+function noticeWords(t: ReturnType<typeof useI18n>['t'], locale: string, notice: Notice): { text: string; detail?: string } {
+  const key = `notice.${notice.code}` as MessageKey;
+  const translated = t(key);
+  if (locale === 'en' || translated === key) return { text: notice.message };
+  return { text: translated, detail: notice.message };
+}
+
 function NoticeItem({ notice }: { notice: Notice }) {
-  const { t, formatTime } = useI18n();
+  const { t, formatTime, locale } = useI18n();
+  const words = noticeWords(t, locale, notice);
   const dismiss = useCommand('notices.dismiss');
   const Icon = notice.level === 'info' ? InfoIcon : AlertIcon;
   return (
@@ -30,8 +40,14 @@ function NoticeItem({ notice }: { notice: Notice }) {
       <div className="banner__body">
         <p className="banner__text">
           <span className="visually-hidden">{t(`notices.${notice.level}`)}: </span>
-          {notice.message} <span className="muted">{formatTime(notice.at)}</span>
+          {words.text} <span className="muted">{formatTime(notice.at)}</span>
         </p>
+        {words.detail && (
+          <details className="banner__detail">
+            <summary>{t('notice.detail')}</summary>
+            <p className="mono">{words.detail}</p>
+          </details>
+        )}
         <InlineError error={dismiss.error} onDismiss={dismiss.clearError} />
       </div>
       <button

@@ -1,6 +1,6 @@
 // A labelled select bound to one setting; the host owns the value, so the UI follows the state
 // and a failed update is shown under the control.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/domain.js';
 import { useCommand } from '../use-command.js';
 import { InlineError } from './inline-error.js';
@@ -9,16 +9,19 @@ export interface PreferenceSelectProps<K extends keyof Settings> {
   setting: K;
   value: Settings[K];
   label: string;
+  /** Stands for the label where the window is too narrow for its words (the label stays for screen readers). */
+  icon: ReactNode;
   options: { value: Settings[K]; label: string; lang?: string }[];
 }
 
-export function PreferenceSelect<K extends keyof Settings>({ setting, value, label, options }: PreferenceSelectProps<K>) {
+export function PreferenceSelect<K extends keyof Settings>({ setting, value, label, icon, options }: PreferenceSelectProps<K>) {
   const update = useCommand('settings.update');
   const id = useId();
   return (
     <div className="preference">
-      <label htmlFor={id} className="preference__label">
-        {label}
+      <label htmlFor={id} className="preference__label" title={label}>
+        {icon}
+        <span className="preference__text">{label}</span>
       </label>
       <select
         id={id}

@@ -2,6 +2,7 @@
 // so a person who cannot read the current one can still find theirs.
 import type { Settings } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { ContrastIcon, GlobeIcon } from './icons.js';
 import { PreferenceSelect } from './preference-select.js';
 
 export function PreferencesBar({ settings }: { settings: Settings }) {
@@ -12,6 +13,7 @@ export function PreferencesBar({ settings }: { settings: Settings }) {
         setting="locale"
         value={settings.locale}
         label={t('settings.language')}
+        icon={<GlobeIcon size={15} />}
         options={[
           { value: 'system', label: t('settings.system') },
           { value: 'en', label: 'English', lang: 'en' },
@@ -23,6 +25,7 @@ export function PreferencesBar({ settings }: { settings: Settings }) {
         setting="theme"
         value={settings.theme}
         label={t('settings.theme')}
+        icon={<ContrastIcon size={15} />}
         options={[
           { value: 'system', label: t('settings.system') },
           { value: 'light', label: t('settings.light') },

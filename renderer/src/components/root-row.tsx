@@ -5,9 +5,14 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { FolderIcon, LinkIcon, PencilIcon, TrashIcon } from './icons.js';
 import { RootAccessStatus } from './root-access-status.js';
 import { RootNameEditor } from './root-name-editor.js';
+import { Highlighted } from './highlighted.js';
+import type { FilterMatch } from './matrix-view.js';
 
 export interface RootRowProps {
   root: RootView;
+  match?: FilterMatch | undefined;
+  /** Tells this folder from others of the same name (the path below shows it in full too). */
+  hint?: string | undefined;
   rowIndex: number;
   grantedTo: number;
   visibleTo: number;
@@ -17,7 +22,7 @@ export interface RootRowProps {
   onRemove(root: RootView): void;
 }
 
-export const RootRow = memo(function RootRow({ root, rowIndex, grantedTo, visibleTo, serverCount, editing, onEdit, onRemove }: RootRowProps) {
+export const RootRow = memo(function RootRow({ root, match, hint, rowIndex, grantedTo, visibleTo, serverCount, editing, onEdit, onRemove }: RootRowProps) {
   const { t } = useI18n();
   const problem = root.access.state !== 'ok' && root.access.state !== 'checking';
   return (
@@ -29,12 +34,13 @@ export const RootRow = memo(function RootRow({ root, rowIndex, grantedTo, visibl
             <RootNameEditor root={root} onDone={() => onEdit(undefined)} />
           ) : (
             <span className="roots-table__name" title={root.name}>
-              {root.name}
+              <Highlighted text={root.name} match={match?.field === 'name' ? match : undefined} />
+              {hint && <span className="roots-table__hint mono"> {hint}</span>}
             </span>
           )}
           {!editing && (
             <span className="roots-table__path" title={root.path}>
-              {root.path}
+              <Highlighted text={root.path} match={match?.field === 'path' ? match : undefined} />
             </span>
           )}
           {!editing && root.isLink && (

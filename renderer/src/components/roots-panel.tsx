@@ -1,15 +1,18 @@
 // The Folders screen: what a root is, adding one, and every root with its reachability.
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { RootView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
-import { useRoots } from '../use-host-state.js';
+import { useGrantIndex, useRoots, useServers } from '../use-host-state.js';
 import { AddRootForm } from './add-root-form.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { EmptyState } from './empty-state.js';
 import { FolderIcon, RefreshIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
+import { rootRows, type RootSort } from './matrix-view.js';
+import { RootsToolbar } from './roots-toolbar.js';
 import { RootsTable } from './roots-table.js';
+import { offerUndo } from '../undo-offer.js';
 
 export function RootsPanel() {
   const { t } = useI18n();
@@ -18,6 +21,11 @@ export function RootsPanel() {
   const recheck = useCommand('roots.recheck');
   const unreachable = roots.some((root) => root.access.state !== 'ok' && root.access.state !== 'checking');
   const [removing, setRemoving] = useState<RootView | undefined>();
+  const servers = useServers();
+  const grants = useGrantIndex();
+  const [filter, setFilter] = useState('');
+  const [sort, setSort] = useState<RootSort>('added');
+  const rows = useMemo(() => rootRows(roots, servers, grants, { filter, sort }), [roots, servers, grants, filter, sort]);
 
   const onRemove = useCallback(
     (root: RootView) => {
@@ -30,7 +38,10 @@ export function RootsPanel() {
   const confirmRemove = async () => {
     if (!removing) return;
     const result = await remove.run({ rootIds: [removing.id] });
-    if (result.ok) setRemoving(undefined);
+    if (result.ok) {
+      offerUndo(result.value.undoId, t('undo.removedFolder', { name: removing.name }));
+      setRemoving(undefined);
+    }
   };
 
   return (
@@ -49,7 +60,7 @@ export function RootsPanel() {
                 <RefreshIcon /> {t('roots.recheckAll')}
               </button>
             )}
-            <span className="panel__count">{t('roots.count', { count: roots.length })}</span>
+            <RootsToolbar filter={filter} onFilter={setFilter} sort={sort} onSort={setSort} shown={rows.length} total={roots.length} />
           </div>
         )}
       </header>
@@ -61,7 +72,7 @@ export function RootsPanel() {
           <p>{t('roots.emptyBody2')}</p>
         </EmptyState>
       ) : (
-        <RootsTable roots={roots} onRemove={onRemove} />
+        <>{rows.length === 0 ? <p className="muted roots-panel__nomatch">{t('matrix.noMatch', { filter })}</p> : <RootsTable rows={rows} onRemove={onRemove} />}</>
       )}
       <ConfirmDialog
         open={removing !== undefined}

@@ -2,6 +2,7 @@
 // as smoothly as 10. ARIA row counts/indices tell assistive tech about the rows not rendered.
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { RootId, RootView } from '../../../shared/domain.js';
+import type { RootRowView } from './matrix-view.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { useVirtualRows } from '../use-virtual-rows.js';
@@ -10,12 +11,12 @@ import { RootRow } from './root-row.js';
 const ROW_HEIGHT = 68;
 const HEAD_HEIGHT = 36;
 
-export function RootsTable({ roots, onRemove }: { roots: RootView[]; onRemove(root: RootView): void }) {
+export function RootsTable({ rows, onRemove }: { rows: RootRowView[]; onRemove(root: RootView): void }) {
   const { t } = useI18n();
   const servers = useServers();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<RootId | undefined>();
-  const { start, end, padTop, padBottom } = useVirtualRows(scrollRef, roots.length, ROW_HEIGHT, HEAD_HEIGHT);
+  const { start, end, padTop, padBottom } = useVirtualRows(scrollRef, rows.length, ROW_HEIGHT, HEAD_HEIGHT);
 
   // Per root: how many servers were granted it, and how many are actually told about it.
   const counts = useMemo(() => {
@@ -32,7 +33,7 @@ export function RootsTable({ roots, onRemove }: { roots: RootView[]; onRemove(ro
 
   return (
     <div ref={scrollRef} className="roots-table__scroll">
-      <div role="table" aria-label={t('roots.tableLabel')} aria-rowcount={roots.length + 1} className="roots-table">
+      <div role="table" aria-label={t('roots.tableLabel')} aria-rowcount={rows.length + 1} className="roots-table">
         <div role="rowgroup" className="roots-table__head">
           <div role="row" aria-rowindex={1} className="roots-table__row roots-table__row--head">
             <div role="columnheader" className="roots-table__cell">
@@ -51,10 +52,12 @@ export function RootsTable({ roots, onRemove }: { roots: RootView[]; onRemove(ro
         </div>
         <div role="rowgroup">
           <div style={{ height: padTop }} aria-hidden="true" />
-          {roots.slice(start, end).map((root, offset) => (
+          {rows.slice(start, end).map(({ root, match, hint }, offset) => (
             <RootRow
               key={root.id}
               root={root}
+              match={match}
+              hint={hint}
               rowIndex={start + offset + 2}
               grantedTo={counts.granted.get(root.id) ?? 0}
               visibleTo={counts.visible.get(root.id) ?? 0}

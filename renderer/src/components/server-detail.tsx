@@ -4,7 +4,7 @@ import { useId, useMemo, useState } from 'react';
 import type { ProxiedSession, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
-import { useProxiesByServer, useRoots } from '../use-host-state.js';
+import { useProxiesByServer, useRootIndex, useRoots } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
 import { ActivityTimeline } from './activity-timeline.js';
 import { ConfirmDialog } from './confirm-dialog.js';
@@ -12,9 +12,11 @@ import { PencilIcon, RefreshIcon, TrashIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import { ProxySessions } from './proxy-sessions.js';
 import { ServerFacts } from './server-facts.js';
+import { ServerFailureCallout } from './server-failure-callout.js';
 import { StatusBadge } from './status-badge.js';
 import { Switch } from './switch.js';
 import { UseWithButton } from './use-with-button.js';
+import { offerUndo } from '../undo-offer.js';
 
 const NO_SESSIONS: ProxiedSession[] = [];
 
@@ -22,6 +24,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
   const { t } = useI18n();
   const roots = useRoots();
   const rootsByUri = useMemo(() => new Map(roots.map((root) => [root.uri, root])), [roots]);
+  const rootsById = useRootIndex();
   const proxies = useProxiesByServer().get(server.id) ?? NO_SESSIONS;
   const reconnect = useCommand('servers.reconnect');
   const enable = useCommand('servers.setEnabled');
@@ -34,6 +37,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
   const confirmRemove = async () => {
     const result = await remove.run({ serverId: server.id });
     if (result.ok) {
+      offerUndo(result.value.undoId, t('undo.removedServer', { name: server.name }));
       setConfirming(false);
       onRemoved();
     }
@@ -75,11 +79,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
         </div>
       </header>
       <InlineError error={reconnect.error} onDismiss={reconnect.clearError} />
-      {server.status.error && (
-        <div className="callout callout--danger" role="status">
-          <strong>{t('servers.lastError')}</strong> <span className="mono">{server.status.error}</span>
-        </div>
-      )}
+      <ServerFailureCallout server={server} />
 
       <div className="server-detail__switches">
         <div className="switch-row">
@@ -110,7 +110,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
         </div>
       </div>
 
-      <ServerFacts server={server} rootsByUri={rootsByUri} />
+      <ServerFacts server={server} rootsByUri={rootsByUri} rootsById={rootsById} />
       <ProxySessions sessions={proxies} />
       <ActivityTimeline serverId={server.id} />
 

@@ -1,20 +1,39 @@
 // The live facts about one connection: what was negotiated, and what the server last asked and
-// was told. This is the "did my change reach it?" answer, so the answer's URIs are listed in full.
+// was told. This is the "did my change reach it?" answer, so it is the truth of this session only:
+// a switched-off server has none, a server with sharing off is offered nothing, the answer's folders
+// are shown by name and decoded path, and a shared folder the server cannot see says why.
 import type { HostEnvironment, RootView, ServerView } from '../../../shared/domain.js';
 import type { SecretPlacement } from '../../../shared/secrets.js';
-import type { MessageKey } from '../i18n/messages.js';
+import { uriToPath } from '../file-path.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
 import { useHostSelector } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
+import { accessLabelKey } from './access-badge.js';
+import { accessReasonText } from './access-reason.js';
 import { SessionFacts } from './session-facts.js';
 import { transportFull } from './transport-summary.js';
 
-export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsByUri: Map<string, RootView> }) {
+export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerView; rootsByUri: Map<string, RootView>; rootsById: Map<string, RootView> }) {
   const { t, formatRelative, formatTime } = useI18n();
   const now = useNow();
   const { status } = server;
   const last = status.lastRootsRequest;
+  const running = server.enabled && status.state !== 'disabled';
   const dash = <span className="muted">—</span>;
+  const effective = new Set(server.effectiveRootIds);
+  const hidden = server.grantedRootIds.filter((id) => !effective.has(id));
+
+  const hiddenReason = (root: RootView | undefined): string => {
+    if (!server.enabled) return t('servers.hiddenDisabled');
+    if (!server.sharing) return t('servers.hiddenSharingOff');
+    if (root && root.access.state !== 'ok') {
+      const state = t(accessLabelKey[root.access.state]);
+      const reason = accessReasonText(t, root.access);
+      return reason ? t('servers.hiddenReason', { state, reason }) : state;
+    }
+    return t('servers.hiddenOther');
+  };
 
   return (
     <dl className="facts">
@@ -25,15 +44,36 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
         </dd>
       </div>
       {server.transport.type === 'stdio' && isNpx(server.transport.command) && <NpxFact />}
-      <div className="facts__item">
-        <dt>{t('servers.factServer')}</dt>
-        <dd>{status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : dash}</dd>
-      </div>
-      <SessionFacts session={status} />
-      <div className="facts__item">
+      {running ? (
+        <>
+          <div className="facts__item">
+            <dt>{t('servers.factServer')}</dt>
+            <dd>{status.serverInfo ? `${status.serverInfo.name} ${status.serverInfo.version}` : dash}</dd>
+          </div>
+          <SessionFacts session={status} />
+        </>
+      ) : (
+        <div className="facts__item facts__item--wide">
+          <dt>{t('servers.factSession')}</dt>
+          <dd className="muted">{t('servers.notRunning')}</dd>
+        </div>
+      )}
+      <div className="facts__item facts__item--wide" data-testid="sees-now">
         <dt>{t('servers.factSees')}</dt>
         <dd>
           {t('servers.seesOfGranted', { count: server.effectiveRootIds.length, granted: server.grantedRootIds.length })}
+          {hidden.length > 0 && (
+            <ul className="facts__uris facts__hidden" aria-label={t('servers.hiddenList')}>
+              {hidden.map((id) => {
+                const root = rootsById.get(id);
+                return (
+                  <li key={id}>
+                    <span className="facts__rootname">{root?.name ?? id}</span> <span className="muted">— {hiddenReason(root)}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
         </dd>
       </div>
       {(server.secrets ?? []).length > 0 && <SecretFacts secrets={server.secrets ?? []} />}
@@ -50,32 +90,39 @@ export function ServerFacts({ server, rootsByUri }: { server: ServerView; rootsB
           </dd>
         </div>
       )}
-      <div className="facts__item facts__item--wide" data-testid="last-roots-request">
-        <dt>{t('servers.factLastRequest')}</dt>
-        <dd>
-          {last ? (
-            <>
-              <time dateTime={new Date(last.at).toISOString()} title={formatTime(last.at)}>
-                {formatRelative(last.at, now)}
-              </time>
-              {' — '}
-              {last.uris.length === 0 ? t('servers.answeredNothing') : t('servers.answered', { count: last.uris.length })}
-              {last.uris.length > 0 && (
-                <ul className="facts__uris" aria-label={t('servers.answerList')}>
-                  {last.uris.map((uri) => (
-                    <li key={uri}>
-                      <span className="mono">{uri}</span>
-                      {rootsByUri.get(uri) && <span className="muted"> · {rootsByUri.get(uri)?.name}</span>}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </>
-          ) : (
-            <span className="muted">{t('servers.neverAsked')}</span>
-          )}
-        </dd>
-      </div>
+      {running && (
+        <div className="facts__item facts__item--wide" data-testid="last-roots-request">
+          <dt>{t('servers.factLastRequest')}</dt>
+          <dd>
+            {!server.sharing ? (
+              <span className="muted">{t('servers.sharingOffFacts')}</span>
+            ) : last ? (
+              <>
+                <time dateTime={new Date(last.at).toISOString()} title={formatTime(last.at)}>
+                  {formatRelative(last.at, now)}
+                </time>
+                {' — '}
+                {last.uris.length === 0 ? t('servers.answeredNothing') : t('servers.answered', { count: last.uris.length })}
+                {last.uris.length > 0 && (
+                  <ul className="facts__uris" aria-label={t('servers.answerList')}>
+                    {last.uris.map((uri) => {
+                      const root = rootsByUri.get(uri);
+                      return (
+                        <li key={uri} title={uri}>
+                          {root && <span className="facts__rootname">{root.name} </span>}
+                          <span className="mono">{uriToPath(uri)}</span>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+              </>
+            ) : (
+              <span className="muted">{t('servers.neverAsked')}</span>
+            )}
+          </dd>
+        </div>
+      )}
     </dl>
   );
 }

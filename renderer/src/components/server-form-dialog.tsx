@@ -1,13 +1,15 @@
 // Add or edit a server: stdio (command, args, env, cwd) or HTTP/SSE (url, headers). Each field's
 // problem shows under it; a rejection by the host shows beside the Save button that caused it.
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ClipboardEvent, type FormEvent, type ReactNode } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
+import type { ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { Dialog } from './dialog.js';
 import { InlineError } from './inline-error.js';
 import { SecretPairsEditor } from './secret-pairs-editor.js';
-import { formFromServer, formTransport, validateForm, type FormProblems, type ServerForm, type TransportKind } from './server-form-state.js';
+import { looksLikeCommandLine, splitCommandLine, type SplitCommand } from './command-line.js';
+import { formFromCandidate, formFromServer, formTransport, validateForm, withCommandLine, type FormProblems, type ServerForm, type TransportKind } from './server-form-state.js';
 
 export interface ServerFormDialogProps {
   open: boolean;
@@ -15,6 +17,21 @@ export interface ServerFormDialogProps {
   server: ServerView | undefined;
   onClose(): void;
   onSaved(serverId: string): void;
+  /** A pasted config holds servers the form cannot take as they are (several, or secrets): import them. */
+  onSnippet(preview: ImportPreviewView): void;
+  fallbackFocus?: () => HTMLElement | null | undefined;
+}
+
+/** A JSON config (or one entry of it) rather than a name, a command or a path. */
+function looksLikeSnippet(text: string): boolean {
+  const trimmed = text.trim();
+  return /^[{"]/.test(trimmed) && /"(mcpServers|servers|command|url)"\s*:/.test(trimmed);
+}
+
+/** What the last split changed, so it can be shown and undone. */
+interface SplitNotice {
+  split: SplitCommand;
+  before: ServerForm;
 }
 
 export function ServerFormDialog(props: ServerFormDialogProps) {
@@ -23,15 +40,67 @@ export function ServerFormDialog(props: ServerFormDialogProps) {
   return <ServerFormBody key={props.server?.id ?? 'new'} {...props} />;
 }
 
-function ServerFormBody({ server, onClose, onSaved }: ServerFormDialogProps) {
+function ServerFormBody({ server, onClose, onSaved, onSnippet, fallbackFocus }: ServerFormDialogProps) {
   const { t } = useI18n();
   const add = useCommand('servers.add');
   const update = useCommand('servers.update');
+  const snippet = useCommand('import.snippet');
   const [form, setForm] = useState<ServerForm>(() => formFromServer(server));
   const [problems, setProblems] = useState<FormProblems>({});
+  const [splitNotice, setSplitNotice] = useState<SplitNotice | undefined>();
+  const [operators, setOperators] = useState<string[] | undefined>();
+  const [filledFromSnippet, setFilledFromSnippet] = useState(false);
   const formId = useId();
+  const commandId = `${formId}-command`;
   const set = <K extends keyof ServerForm>(key: K, value: ServerForm[K]) => setForm((previous) => ({ ...previous, [key]: value }));
   const command = server ? update : add;
+
+  /** Splits a command line into the fields; says what it did, or why it could not. */
+  const splitInto = (text: string) => {
+    const result = splitCommandLine(text);
+    if (!result.ok) {
+      setOperators('operators' in result ? result.operators : undefined);
+      return;
+    }
+    setOperators(undefined);
+    setSplitNotice({ split: result.value, before: form });
+    setForm(withCommandLine(form, result.value));
+  };
+
+  const readSnippet = async (text: string) => {
+    setFilledFromSnippet(false);
+    const result = await snippet.run({ text });
+    if (!result.ok) return;
+    const preview = result.value;
+    const only = preview.candidates.length === 1 ? preview.candidates[0] : undefined;
+    const filled = only && !server ? formFromCandidate(form, only) : undefined;
+    if (filled) {
+      setForm(filled);
+      setSplitNotice(undefined);
+      setFilledFromSnippet(true);
+    } else if (preview.candidates.length > 0 && !server) {
+      onSnippet(preview);
+    }
+  };
+
+  // Pasting is how people bring a server they found elsewhere: a JSON config anywhere in the form,
+  // or a whole command line into Command (only when it replaces the field: a paste into the middle
+  // of a typed command is just text).
+  const onPaste = (event: ClipboardEvent<HTMLFormElement>) => {
+    const text = event.clipboardData.getData('text/plain');
+    if (!server && looksLikeSnippet(text)) {
+      event.preventDefault();
+      void readSnippet(text);
+      return;
+    }
+    const target = event.target as HTMLInputElement;
+    if (target.id !== commandId) return;
+    const replacesAll = target.value === '' || (target.selectionStart === 0 && target.selectionEnd === target.value.length);
+    if (replacesAll && looksLikeCommandLine(text)) {
+      event.preventDefault();
+      splitInto(text);
+    }
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,6 +126,7 @@ function ServerFormBody({ server, onClose, onSaved }: ServerFormDialogProps) {
       title={server ? t('form.editTitle', { name: server.name }) : t('form.addTitle')}
       onClose={onClose}
       testId="server-form"
+      fallbackFocus={fallbackFocus}
       footer={
         <>
           <InlineError error={command.error} onDismiss={command.clearError} />
@@ -70,7 +140,14 @@ function ServerFormBody({ server, onClose, onSaved }: ServerFormDialogProps) {
         </>
       }
     >
-      <form id={formId} className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form id={formId} className="form" onSubmit={(event) => void submit(event)} onPaste={onPaste} noValidate>
+        {!server && <p className="field-hint form__paste-hint">{t('form.pasteHint')}</p>}
+        <InlineError error={snippet.error} onDismiss={snippet.clearError} />
+        {filledFromSnippet && (
+          <p className="field-hint field-hint--success" role="status">
+            {t('form.snippetFilled')}
+          </p>
+        )}
         <Field label={t('form.name')} problem={problem('name')}>
           {(id, describedBy) => (
             <input id={id} className="input" value={form.name} onChange={(event) => set('name', event.target.value)} aria-describedby={describedBy} aria-invalid={problems.name ? true : undefined} autoComplete="off" data-autofocus />
@@ -92,11 +169,35 @@ function ServerFormBody({ server, onClose, onSaved }: ServerFormDialogProps) {
 
         {form.kind === 'stdio' ? (
           <>
-            <Field label={t('form.command')} hint={t('form.commandHint')} problem={problem('command')}>
+            <Field label={t('form.command')} hint={t('form.commandHint')} problem={problem('command')} id={commandId}>
               {(id, describedBy) => (
-                <input id={id} className="input input--mono" value={form.command} onChange={(event) => set('command', event.target.value)} aria-describedby={describedBy} aria-invalid={problems.command ? true : undefined} spellCheck={false} autoComplete="off" placeholder="npx" />
+                <input
+                  id={id}
+                  className="input input--mono"
+                  value={form.command}
+                  onChange={(event) => {
+                    set('command', event.target.value);
+                    setSplitNotice(undefined);
+                    setOperators(undefined);
+                  }}
+                  aria-describedby={describedBy}
+                  aria-invalid={problems.command ? true : undefined}
+                  spellCheck={false}
+                  autoComplete="off"
+                  placeholder="npx"
+                />
               )}
             </Field>
+            <CommandLineNotice
+              command={form.command}
+              notice={splitNotice}
+              operators={operators}
+              onSplit={() => splitInto(form.command)}
+              onUndo={() => {
+                if (splitNotice) setForm(splitNotice.before);
+                setSplitNotice(undefined);
+              }}
+            />
             <Field label={t('form.args')} hint={t('form.argsHint')}>
               {(id, describedBy) => (
                 <textarea id={id} className="input input--mono" rows={3} value={form.args} onChange={(event) => set('args', event.target.value)} aria-describedby={describedBy} spellCheck={false} placeholder={'-y\n@modelcontextprotocol/server-filesystem'} />
@@ -154,8 +255,76 @@ function ServerFormBody({ server, onClose, onSaved }: ServerFormDialogProps) {
   );
 }
 
-function Field({ label, hint, problem, children }: { label: string; hint?: string; problem?: string | undefined; children(id: string, describedBy: string | undefined): ReactNode }) {
-  const id = useId();
+/** After a split: what went where, with Undo. Before one: an offer, when the field holds more than a program. */
+function CommandLineNotice({
+  command,
+  notice,
+  operators,
+  onSplit,
+  onUndo,
+}: {
+  command: string;
+  notice: SplitNotice | undefined;
+  operators: string[] | undefined;
+  onSplit(): void;
+  onUndo(): void;
+}) {
+  const { t } = useI18n();
+  if (operators) {
+    return (
+      <p className="field-error" role="alert">
+        {t('form.splitOperators', { operators: operators.join(' ') })}
+      </p>
+    );
+  }
+  if (notice) {
+    const { split } = notice;
+    return (
+      <div className="split-notice" role="status">
+        <p>
+          {t('form.splitDone', { count: split.args.length, command: split.command })}
+          {split.env.length > 0 && <> {t('form.splitEnv', { count: split.env.length, names: split.env.map(([name]) => name).join(', ') })}</>}
+        </p>
+        <ol className="split-notice__words" aria-label={t('form.splitWords')}>
+          <li className="split-notice__command mono">{split.command}</li>
+          {split.args.map((arg, index) => (
+            <li key={index} className="mono">
+              {arg}
+            </li>
+          ))}
+        </ol>
+        <button type="button" className="button button--compact button--ghost" onClick={onUndo}>
+          {t('form.splitUndo')}
+        </button>
+      </div>
+    );
+  }
+  if (!looksLikeCommandLine(command)) return null;
+  return (
+    <div className="split-notice" role="status">
+      <p>{t('form.splitOffer')}</p>
+      <button type="button" className="button button--compact" onClick={onSplit}>
+        {t('form.splitButton')}
+      </button>
+    </div>
+  );
+}
+
+function Field({
+  label,
+  hint,
+  problem,
+  id: fixedId,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  problem?: string | undefined;
+  id?: string;
+  children(id: string, describedBy: string | undefined): ReactNode;
+}) {
+  const generatedId = useId();
+  const id = fixedId ?? generatedId;
   const hintId = `${id}-hint`;
   const problemId = `${id}-problem`;
   const describedBy = [hint ? hintId : '', problem ? problemId : ''].filter(Boolean).join(' ') || undefined;

@@ -1,8 +1,11 @@
 // The add/edit server form as plain data: built from a ServerView, validated field by field, and
 // turned into the contract's input. Kept free of React so it can be unit-tested on its own.
 import type { ServerView, TransportConfig } from '../../../shared/domain.js';
+import type { ImportCandidateView } from '../../../shared/import-types.js';
+import { SECRET_MASK } from '../../../shared/secrets.js';
 import type { MessageKey } from '../i18n/messages.js';
-import { pairsFromRecord, pairsProblem, pairsToRecord, type SecretPair } from './secret-pairs-editor.js';
+import type { SplitCommand } from './command-line.js';
+import { newPair, pairsFromRecord, pairsProblem, pairsToRecord, type SecretPair } from './secret-pairs-editor.js';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
@@ -61,4 +64,36 @@ export function formTransport(form: ServerForm): TransportConfig {
     return { type: 'stdio', command: form.command.trim(), args, env: pairsToRecord(form.env), ...(cwd ? { cwd } : {}) };
   }
   return { type: form.kind, url: form.url.trim(), headers: pairsToRecord(form.headers) };
+}
+
+/** A split command line in the form: command and arguments replaced, its variables added (or updated by name). */
+export function withCommandLine(form: ServerForm, split: SplitCommand): ServerForm {
+  const env = [...form.env];
+  for (const [key, value] of split.env) {
+    const index = env.findIndex((pair) => pair.key.trim() === key);
+    if (index >= 0) env[index] = { ...env[index]!, value, kept: false };
+    else env.push(newPair(key, value));
+  }
+  return { ...form, kind: 'stdio', command: split.command, args: split.args.join('\n'), env };
+}
+
+/**
+ * A pasted snippet's one server as a filled-in form, when nothing of it is a secret the host holds
+ * (env and header values come back masked: those go through import instead, which keeps them).
+ */
+export function formFromCandidate(form: ServerForm, candidate: ImportCandidateView): ServerForm | undefined {
+  const { transport } = candidate;
+  const values = Object.values(transport.type === 'stdio' ? transport.env : transport.headers);
+  if (values.some((value) => value === SECRET_MASK)) return undefined;
+  const filled = formFromServer(undefined);
+  return {
+    ...filled,
+    name: form.name.trim() || candidate.name,
+    kind: transport.type,
+    ...(transport.type === 'stdio'
+      ? { command: transport.command, args: transport.args.join('\n'), cwd: transport.cwd ?? '', env: pairsFromRecord(transport.env) }
+      : { url: transport.url, headers: pairsFromRecord(transport.headers) }),
+    enabled: form.enabled,
+    sharing: form.sharing,
+  };
 }

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useProxiesByServer } from '../use-host-state.js';
+import { failureSummary } from './server-failure-text.js';
 import { StatusBadge } from './status-badge.js';
 import { transportSummary } from './transport-summary.js';
 
@@ -55,6 +56,9 @@ const ServerListItem = memo(function ServerListItem({ server, proxied, selected,
           {t('servers.seesCount', { count: server.effectiveRootIds.length })}
           {!server.sharing && <span> · {t('servers.sharingOff')}</span>}
         </span>
+        {server.status.state === 'error' && server.status.failure && (
+          <span className="server-list__meta server-list__failure">{failureSummary(t, server.status.failure)}</span>
+        )}
         {proxied > 0 && <span className="server-list__meta server-list__proxy">{t('proxy.listHint', { count: proxied })}</span>}
       </button>
     </li>

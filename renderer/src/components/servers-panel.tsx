@@ -1,5 +1,6 @@
 // The Servers screen: the list with live states on the left, the chosen server on the right.
-import { useState } from 'react';
+import { useRef, useState, type Ref } from 'react';
+import type { ImportPreviewView } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { EmptyState } from './empty-state.js';
@@ -16,12 +17,16 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
   const [form, setForm] = useState<{ mode: 'add' } | { mode: 'edit'; serverId: string } | undefined>();
   // Here, not in the button: the empty state that holds the button goes away as the import lands.
   const [importing, setImporting] = useState(false);
+  // A config pasted into the Add form that the form cannot take alone: imported from its preview.
+  const [pasted, setPasted] = useState<ImportPreviewView | undefined>();
   // Fall back to the first server when the chosen one was removed (or nothing was chosen yet).
   const selected = servers.find((server) => server.id === selectedId) ?? servers[0];
   const editing = form?.mode === 'edit' ? servers.find((server) => server.id === form.serverId) : undefined;
 
-  const addButton = (
-    <button type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
+  // The header's Add server takes focus back when the empty state's one (the opener) is gone.
+  const headerAdd = useRef<HTMLButtonElement>(null);
+  const addButton = (ref?: Ref<HTMLButtonElement>) => (
+    <button ref={ref} type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
       <PlusIcon /> {t('servers.add')}
     </button>
   );
@@ -44,12 +49,12 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
           <div className="servers-panel__actions">
             {importButton}
             <UseWithButton serverId={selected?.id} />
-            {addButton}
+            {addButton(headerAdd)}
           </div>
         )}
       </header>
       {servers.length === 0 ? (
-        <EmptyState icon={<ServerIcon size={28} />} title={t('servers.emptyTitle')} action={<>{addButton}{importButton}</>}>
+        <EmptyState icon={<ServerIcon size={28} />} title={t('servers.emptyTitle')} action={<>{addButton()}{importButton}</>}>
           <p>{t('servers.emptyBody1')}</p>
           <p>{t('servers.emptyBody2')}</p>
         </EmptyState>
@@ -66,14 +71,28 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
           )}
         </div>
       )}
-      <ImportDialog open={importing} onClose={() => setImporting(false)} onImported={onSelect} />
+      <ImportDialog
+        open={importing}
+        initial={pasted}
+        onClose={() => {
+          setImporting(false);
+          setPasted(undefined);
+        }}
+        onImported={onSelect}
+      />
       <ServerFormDialog
         open={form !== undefined && (form.mode === 'add' || editing !== undefined)}
         server={editing}
         onClose={() => setForm(undefined)}
+        fallbackFocus={() => headerAdd.current}
         onSaved={(serverId) => {
           setForm(undefined);
           onSelect(serverId);
+        }}
+        onSnippet={(preview) => {
+          setForm(undefined);
+          setPasted(preview);
+          setImporting(true);
         }}
       />
     </section>

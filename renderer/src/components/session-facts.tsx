@@ -31,7 +31,7 @@ export function SessionFacts({ session }: { session: SessionCounters }) {
       <div className="facts__item">
         <dt>{t('servers.factRequests')}</dt>
         <dd>
-          {t('servers.requestCount', { count: session.rootsRequestCount })}
+          <span data-testid="roots-request-count">{t('servers.requestCount', { count: session.rootsRequestCount })}</span>
           <span className="facts__sub">{t('servers.listChangedCount', { count: session.listChangedCount })}</span>
           {session.rereadsRoots === false && <span className="facts__sub">{t('servers.rereadsNote')}</span>}
         </dd>

@@ -2,7 +2,8 @@
 import type { ConnectionState } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
-import { Badge, type Tone } from './access-badge.js';
+import { useLive } from '../use-live.js';
+import { Badge, UnknownBadge, type Tone } from './access-badge.js';
 
 const tone: Record<ConnectionState, Tone> = {
   connected: 'success',
@@ -24,6 +25,7 @@ export const connectionLabelKey: Record<ConnectionState, MessageKey> = {
 
 export function StatusBadge({ state, title }: { state: ConnectionState; title?: string | undefined }) {
   const { t } = useI18n();
+  if (!useLive()) return <UnknownBadge />;
   return (
     <Badge tone={tone[state]} title={title}>
       {t(connectionLabelKey[state])}

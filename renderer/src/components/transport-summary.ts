@@ -5,7 +5,10 @@ import type { TransportConfig } from '../../../shared/domain.js';
 function shortArg(arg: string): string {
   const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(arg);
   if (match?.[1]) return match[1].replace(/\\/g, '/');
-  if (/[\\/]/.test(arg)) return arg.split(/[\\/]/).slice(-2).join('/');
+  // A URL (postgresql://, https://) is kept whole: its scheme and host are what it says.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return arg;
+  // Only a path is shortened, to its last two parts.
+  if (/^([\\/]|~[\\/]|[A-Za-z]:[\\/])/.test(arg)) return arg.split(/[\\/]/).slice(-2).join('/');
   return /\s/.test(arg) ? `"${arg}"` : arg;
 }
 

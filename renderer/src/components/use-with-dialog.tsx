@@ -11,7 +11,7 @@ import { HOST_KINDS, HOST_LABELS, hasWorkspaceConfig, type HostKind } from './im
 import { InlineError } from './inline-error.js';
 import { transportSummary } from './transport-summary.js';
 import { takesProject, useWithInput, type UseWithForm, type UseWithProblems, type UseWithTarget } from './use-with-choices.js';
-import { UseWithPlan, UseWithWritten } from './use-with-plan.js';
+import { nothingToWrite, UseWithPlan, UseWithWritten } from './use-with-plan.js';
 
 export interface UseWithDialogProps {
   open: boolean;
@@ -47,8 +47,11 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
   const outcomeRef = useRef<HTMLDivElement>(null);
   const preselectedRef = useRef<HTMLLIElement>(null);
 
-  // The preselected server may sit below the list's fold: show it is ticked.
-  useEffect(() => preselectedRef.current?.scrollIntoView({ block: 'nearest' }), []);
+  // The preselected server may sit below the list's fold: show it is ticked. A block body: an
+  // effect must return nothing or a cleanup, and scrollIntoView() returns a Promise in Chromium.
+  useEffect(() => {
+    preselectedRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
 
   // The new section's heading takes focus when a preview or a result appears.
   useEffect(() => {
@@ -113,7 +116,7 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
       <button type="submit" form={formId} className={`button${plan ? '' : ' button--primary'}`} disabled={preview.pending}>
         {plan ? t('useWith.previewAgain') : t('useWith.previewButton')}
       </button>
-      {plan && (
+      {plan && !nothingToWrite(plan) && (
         <button type="button" className="button button--primary" onClick={() => void write()} disabled={apply.pending}>
           {t('useWith.write')}
         </button>

@@ -2,7 +2,13 @@
 // exact command the host will run, what it replaces, and where the original was backed up.
 import type { UseWithApplyResult, UseWithPreview } from '../../../shared/import-types.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { ConfigDiff } from './config-diff.js';
 import { transportFull } from './transport-summary.js';
+
+/** Nothing would change: every chosen server already runs through the proxy exactly so. */
+export function nothingToWrite(plan: UseWithPreview): boolean {
+  return plan.exists && plan.entries.every((entry) => entry.unchanged === true);
+}
 
 export function UseWithPlan({ plan, host }: { plan: UseWithPreview; host: string }) {
   const { t } = useI18n();
@@ -23,8 +29,8 @@ export function UseWithPlan({ plan, host }: { plan: UseWithPreview; host: string
           <li key={entry.serverId} className="use-with-entry">
             <div className="import-candidate__top">
               <span className="import-candidate__name">{entry.entry}</span>
-              <span className={`badge ${entry.replaced ? 'badge--warning' : 'badge--success'}`}>
-                {entry.replaced ? t('useWith.replaces') : t('useWith.newEntry')}
+              <span className={`badge ${entry.unchanged ? 'badge--neutral' : entry.replaced ? 'badge--warning' : 'badge--success'}`}>
+                {entry.unchanged ? t('useWith.unchanged') : entry.replaced ? t('useWith.replaces') : t('useWith.newEntry')}
               </span>
               {entry.entry !== entry.server && <span className="muted">{t('useWith.forServer', { name: entry.server })}</span>}
             </div>
@@ -32,7 +38,22 @@ export function UseWithPlan({ plan, host }: { plan: UseWithPreview; host: string
           </li>
         ))}
       </ul>
-      {plan.exists && <p className="field-hint">{t('useWith.backupFirst')}</p>}
+      {nothingToWrite(plan) ? (
+        <p className="import-callout" role="status">
+          {t('useWith.nothingToWrite', { host })}
+        </p>
+      ) : (
+        <>
+          {plan.diff && plan.diff.length > 0 && (
+            <>
+              <h4 className="field-label">{t('useWith.diffTitle')}</h4>
+              <ConfigDiff lines={plan.diff} label={t('useWith.diffTitle')} />
+              <p className="field-hint">{t('useWith.diffMasked')}</p>
+            </>
+          )}
+          {plan.exists && <p className="field-hint">{t('useWith.backupFirst')}</p>}
+        </>
+      )}
       {plan.commentsDropped && (
         <p className="import-callout import-callout--warning" role="status">
           {t('useWith.commentsDropped')}
@@ -48,15 +69,25 @@ export function UseWithWritten({ result, host }: { result: UseWithApplyResult; h
   return (
     <section className="import-section" aria-labelledby="use-with-written-title">
       <h3 id="use-with-written-title" className="import-section__title" tabIndex={-1} data-step-focus>
-        {t('useWith.writtenTitle', { count: result.written.length })}
+        {result.written.length === 0 ? t('useWith.wroteNothing') : t('useWith.writtenTitle', { count: result.written.length })}
       </h3>
       <dl className="use-with-facts">
         <dt>{t('useWith.fileLabel')}</dt>
         <dd className="mono">{result.file}</dd>
         <dt>{t('useWith.backupLabel')}</dt>
-        <dd className={result.backup ? 'mono' : undefined}>{result.backup ?? t('useWith.noBackup')}</dd>
-        <dt>{t('useWith.writtenLabel')}</dt>
-        <dd>{result.written.join(', ')}</dd>
+        <dd className={result.backup ? 'mono' : undefined}>{result.backup ?? (result.written.length === 0 ? t('useWith.noBackupNothing') : t('useWith.noBackup'))}</dd>
+        {result.written.length > 0 && (
+          <>
+            <dt>{t('useWith.writtenLabel')}</dt>
+            <dd>{result.written.join(', ')}</dd>
+          </>
+        )}
+        {(result.unchanged ?? []).length > 0 && (
+          <>
+            <dt>{t('useWith.unchangedLabel')}</dt>
+            <dd>{(result.unchanged ?? []).join(', ')}</dd>
+          </>
+        )}
         {result.replaced.length > 0 && (
           <>
             <dt>{t('useWith.replacedLabel')}</dt>

@@ -83,6 +83,20 @@ export class FakeTray extends EventEmitter {
   }
 }
 
+export class FakeNotification extends EventEmitter {
+  static readonly instances: FakeNotification[] = [];
+  static supported = true;
+  static isSupported(): boolean {
+    return FakeNotification.supported;
+  }
+  readonly show = vi.fn();
+  readonly close = vi.fn();
+  constructor(readonly options: { title: string; body?: string }) {
+    super();
+    FakeNotification.instances.push(this);
+  }
+}
+
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
 
 // safeStorage's stand-in: reversible, but not readable in the file (XOR), tagged like Chromium's
@@ -109,6 +123,7 @@ function createFakes() {
     whenReady: vi.fn(async () => undefined),
     getPath: vi.fn((name: string) => `/fake/${name}`),
     getVersion: vi.fn(() => '0.0.0-test'),
+    getLocale: vi.fn(() => 'en-US'),
     setPath: vi.fn(),
     requestSingleInstanceLock: vi.fn(() => true),
     enableSandbox: vi.fn(),
@@ -179,6 +194,7 @@ const namedExports = {
   app: electronMock.app,
   BrowserWindow: FakeBrowserWindow,
   Tray: FakeTray,
+  Notification: FakeNotification,
   Menu: electronMock.Menu,
   nativeImage: electronMock.nativeImage,
   ipcMain: electronMock.ipcMain,
@@ -224,4 +240,6 @@ export function resetElectronMock(): void {
   }
   FakeBrowserWindow.instances.length = 0;
   FakeTray.instances.length = 0;
+  FakeNotification.instances.length = 0;
+  FakeNotification.supported = true;
 }

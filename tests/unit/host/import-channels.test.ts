@@ -225,6 +225,37 @@ describe('import.apply', () => {
   });
 });
 
+describe('import.snippet', () => {
+  it('previews a pasted snippet with secrets masked, and import.apply adds its servers from it', async () => {
+    const host = await startHost();
+    const text = JSON.stringify({
+      mcpServers: {
+        github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'ghp_pasted_secret_123' } },
+        fetch: { command: 'uvx', args: ['mcp-server-fetch'] },
+      },
+    });
+    const preview = await call(host, 'import.snippet', { text });
+    expect(preview.sources).toEqual([{ host: 'claude-desktop', path: 'pasted text', scope: 'pasted' }]);
+    expect(preview.candidates.map((c) => [c.originalName, c.importable])).toEqual([['github', true], ['fetch', true]]);
+    expect(JSON.stringify(preview)).not.toContain('ghp_pasted_secret_123');
+    expect(candidate(preview, 'claude-desktop', 'github').transport).toMatchObject({ env: { GITHUB_TOKEN: SECRET_MASK } });
+
+    const applied = await call(host, 'import.apply', { previewId: preview.previewId, keys: preview.candidates.map((c) => c.key) });
+    expect(applied.added.map((added) => added.server.name)).toEqual(['github', 'fetch']);
+    const stored = host.registrySnapshot.servers.find((server) => server.name === 'github');
+    // The real value reached the registry (sealed or plain, never the mask), and no folder was granted.
+    expect(stored?.transport).not.toMatchObject({ env: { GITHUB_TOKEN: SECRET_MASK } });
+    expect(host.getState().servers.every((server) => server.grantedRootIds.length === 0)).toBe(true);
+  });
+
+  it('refuses text that is not a config, changing nothing', async () => {
+    const host = await startHost();
+    expect((await refused(host, 'import.snippet', { text: '{ "theme": "dark" }' })).code).toBe('invalid-input');
+    expect((await refused(host, 'import.snippet', { text: '' })).code).toBe('invalid-input');
+    expect(host.getState().servers).toEqual([]);
+  });
+});
+
 describe('malformed payloads', () => {
   it('are refused on the new channels before anything is read or written', async () => {
     const host = await startHost({ runServers: false });
@@ -323,7 +354,7 @@ describe('useWith', () => {
     expect(await call(host, 'useWith.preview', { host: 'cursor', serverIds: [server.id], file })).toMatchObject({ exists: false, entries: [{ entry: 'notes', replaced: false }] });
     expect(fs.existsSync(file)).toBe(false);
     const result = await call(host, 'useWith.apply', { host: 'cursor', serverIds: [server.id], file, launcher: 'path' });
-    expect(result).toEqual({ file, backup: undefined, written: ['notes'], replaced: [], commentsDropped: false });
+    expect(result).toEqual({ file, backup: undefined, written: ['notes'], unchanged: [], replaced: [], commentsDropped: false });
     const text = fs.readFileSync(file, 'utf8');
     expect(JSON.parse(text)).toEqual({ mcpServers: { notes: { command: 'mcp-roots', args: ['proxy', '--config-dir', host.store.configDir, 'notes'] } } });
     expect(text).not.toContain('clear-registry-secret');

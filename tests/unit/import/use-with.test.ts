@@ -53,8 +53,8 @@ describe('useWith', () => {
 
     const result = await useWith('claude-desktop', file, chosen, { launcher: LAUNCHER, configDir, now: NOW });
     expect(result.entries).toEqual([
-      { server: 'filesystem', entry: 'filesystem', replaced: true },
-      { server: 'github', entry: 'github', replaced: true },
+      { server: 'filesystem', entry: 'filesystem', replaced: true, unchanged: false },
+      { server: 'github', entry: 'github', replaced: true, unchanged: false },
     ]);
     expect(result.backupPath).toBe(`${file}.2026-11-20T10-11-12-345Z.bak`);
     expect(fs.readFileSync(result.backupPath as string, 'utf8')).toBe(original);
@@ -83,10 +83,18 @@ describe('useWith', () => {
     expect(importable(again)).toEqual([]);
     await host.stop();
 
-    // Doing it twice is harmless: same entries, a second backup beside the first.
-    const twice = await useWith('claude-desktop', file, chosen, { launcher: LAUNCHER, configDir, now: NOW });
-    expect(twice.backupPath).toBe(`${file}.2026-11-20T10-11-12-345Z-2.bak`);
+    // Doing it twice changes nothing: nothing is written, no second backup, the file untouched.
+    const stat = fs.statSync(file);
+    const twice = await useWith('claude-desktop', file, chosen, { launcher: LAUNCHER, configDir, now: new Date(NOW.getTime() + 60_000) });
+    expect(twice.wrote).toBe(false);
+    expect(twice.backupPath).toBeUndefined();
+    expect(twice.entries.map((entry) => [entry.entry, entry.unchanged, entry.replaced])).toEqual([
+      ['filesystem', true, false],
+      ['github', true, false],
+    ]);
     expect(readJson(file)).toEqual(after);
+    expect(fs.statSync(file).mtimeMs).toBe(stat.mtimeMs);
+    expect(fs.readdirSync(path.dirname(file)).filter((name) => name.endsWith('.bak'))).toHaveLength(1);
   });
 
   it('refuses a file that does not parse and leaves it (and its folder) alone', async () => {
@@ -114,7 +122,13 @@ describe('useWith', () => {
       { launcher: pathLauncher(), now: NOW },
     );
     // Matched by what it runs, not by name: the host keeps its own name for the entry.
-    expect(result.entries).toEqual([{ server: 'local files', entry: 'filesystem', replaced: true }]);
+    expect(result.entries).toEqual([{ server: 'local files', entry: 'filesystem', replaced: true, unchanged: false }]);
+    // Run again: the entry now runs the proxy under its old name, and is found as already done.
+    const again = await useWith('vscode', file, [server('local files', { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'], env: {} })], {
+      launcher: pathLauncher(),
+      now: NOW,
+    });
+    expect(again).toMatchObject({ wrote: false, entries: [{ server: 'local files', entry: 'filesystem', replaced: false, unchanged: true }] });
     expect(result.commentsDropped).toBe(true);
     expect(fs.readFileSync(result.backupPath as string, 'utf8')).toContain('// Servers for this workspace');
     const after = readJson(file);

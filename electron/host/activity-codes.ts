@@ -1,0 +1,49 @@
+// The activity log's English messages as codes the UI words in each language. One table for every
+// message the host writes; a message not in it (a library's error) keeps its English, shown as is.
+// Applied where entries are born (activity-log.ts), so no caller can forget it.
+import type { ActivityCode, ActivityEntry } from '../../shared/domain.js';
+import { RESTART_REASONS } from './roots-change-policy.js';
+
+type Coded = Pick<ActivityEntry, 'code' | 'params'>;
+
+const EXACT = new Map<string, ActivityCode>([
+  ['Disconnected.', 'disconnected'],
+  ['The server closed the connection.', 'closed-by-server'],
+  ['Reconnect requested.', 'reconnect-requested'],
+  ['Sent roots/list_changed.', 'list-changed-sent'],
+  ['Asked for roots but has none granted: answered [] and asked you.', 'consent-raised'],
+  ['It did not ask for its folders again after being told they changed: changes reach it by a restart from now on.', 'no-reask'],
+  [RESTART_REASONS.arguments, 'restart-arguments'],
+  [RESTART_REASONS.mounts, 'restart-mounts'],
+  [RESTART_REASONS.forget, 'restart-forget'],
+  [RESTART_REASONS.reask, 'restart-reask'],
+  ['Enabled.', 'config-enabled'],
+  ['Disabled.', 'config-disabled'],
+  ['Roots sharing turned on.', 'config-sharing-on'],
+  ['Roots sharing turned off.', 'config-sharing-off'],
+  ['Sandbox turned on.', 'config-sandbox-on'],
+  ['Sandbox turned off.', 'config-sandbox-off'],
+  ['Network access turned on.', 'config-network-on'],
+  ['Network access turned off.', 'config-network-off'],
+  ['The server configuration changed.', 'config-changed'],
+]);
+
+const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string, string | number>][] = [
+  [/^Asked for roots; answered (\d+)\.$/, 'roots-answered', (m) => ({ count: Number(m[1]) })],
+  [/^Connected \(protocol ([^,)]+)(?:, (.+))?\)\.$/, 'connected', (m) => ({ protocol: m[1]!, server: m[2] ?? '' })],
+  [/^Started with (\d+) folder\(s\) as arguments\.$/, 'started-with-folders', (m) => ({ count: Number(m[1]) })],
+  [/^list_changed failed: (.*)$/s, 'list-changed-failed', (m) => ({ detail: m[1]! })],
+  // server-connection.ts's didNotReask: the same fact as the exact 'no-reask' text, with the window.
+  [/^Restarts to apply changes: it does not re-read its folders\. \(It did not ask again within (\d+) ms of being told they changed\.\)$/, 'no-reask', (m) => ({ windowMs: Number(m[1]) })],
+  [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],
+];
+
+export function activityCode(message: string): Coded | undefined {
+  const exact = EXACT.get(message);
+  if (exact) return { code: exact };
+  for (const [pattern, code, params] of PATTERNS) {
+    const match = pattern.exec(message);
+    if (match) return { code, params: params(match) };
+  }
+  return undefined;
+}

@@ -1,0 +1,46 @@
+// Errors a person can act on, in a real browser against real failing processes: a mistyped command
+// says "Command not found" and offers the likely one; the fixed server then fails for its own reason,
+// which the page shows in the server's own words with its exit code, never the SDK's internals.
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs, waitFor } from '../support/index.js';
+import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
+
+let session: UiSession | undefined;
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  removeTempDirs();
+});
+
+describe('a server that cannot start', () => {
+  it('says "command not found", fixes the typo in one click, then shows the server’s own error', async () => {
+    session = await startUiSession();
+    const { page, host } = session;
+    const script = "console.error('Error: GITHUB_TOKEN environment variable is required'); process.exit(1)";
+    // The command is `nod` (meant: node), found on no PATH.
+    await host.addServer({ name: 'github', transport: { type: 'stdio', command: 'nod', args: ['-e', script], env: { GITHUB_TOKEN: '' } }, enabled: true, sharing: true });
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const failure = page.getByTestId('server-failure');
+    await failure.getByText('Command not found: nod').waitFor({ timeout: 20_000 });
+    await failure.getByText('Did you mean node?').waitFor();
+    // The list says it too, so a person scanning the list sees which one is broken and why.
+    await page.getByRole('navigation', { name: 'Servers' }).getByText('Command not found: nod').waitFor();
+    await screenshot(page, 'error-command-not-found');
+
+    await failure.getByRole('button', { name: 'Use node' }).click();
+    await waitFor(() => {
+      const transport = host.getState().servers[0]?.transport;
+      return transport?.type === 'stdio' && transport.command === 'node';
+    }, { what: 'the command fixed' });
+
+    // Now node runs the script, which exits with code 1 and says why on stderr.
+    await failure.getByText('Exited with code 1.').waitFor({ timeout: 20_000 });
+    await failure.getByText('Error: GITHUB_TOKEN environment variable is required').waitFor();
+    expect(await failure.innerText()).not.toMatch(/negotiation|probe|StdioClientTransport/i);
+    // The SDK's own message is still there for the curious, folded away (innerText skips it above).
+    expect(await failure.locator('details').getAttribute('open')).toBeNull();
+    await screenshot(page, 'error-exited');
+  });
+});

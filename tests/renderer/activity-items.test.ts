@@ -1,0 +1,56 @@
+// The activity log as people read it: stderr blocks in order, repeats collapsed with a count.
+import { describe, expect, it } from 'vitest';
+import type { ActivityEntry, ActivityKind } from '../../shared/domain.js';
+import { activityItems, activityText } from '../../renderer/src/components/activity-items.js';
+
+let seq = 0;
+const entry = (kind: ActivityKind, message: string, at: number, extra: Partial<ActivityEntry> = {}): ActivityEntry => ({ seq: ++seq, at, kind, message, ...extra });
+
+describe('activityItems', () => {
+  it('keeps a multi-line stderr message as one block, in the order it was written', () => {
+    const items = activityItems([
+      entry('stderr', 'Error: GITHUB_TOKEN environment variable is required', 1000),
+      entry('stderr', '    at main (/app/index.js:12:11)', 1001),
+      entry('stderr', '    at node:internal/main:1:1', 1002),
+      entry('error', 'exited with code 1', 1003),
+    ]);
+    expect(items.map((item) => [item.kind, item.entries.map((e) => e.message)])).toEqual([
+      ['stderr', ['Error: GITHUB_TOKEN environment variable is required', '    at main (/app/index.js:12:11)', '    at node:internal/main:1:1']],
+      ['error', ['exited with code 1']],
+    ]);
+  });
+
+  it('collapses 36 identical retries into one row with a count and a time range', () => {
+    const entries = Array.from({ length: 36 }, (_, index) => entry('error', 'command not found: npxx (did you mean npx?)', 1000 + index * 5000));
+    const items = activityItems(entries);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ count: 36, firstAt: 1000, lastAt: 1000 + 35 * 5000 });
+  });
+
+  it('collapses a repeating cycle of output then error', () => {
+    const cycle = (at: number) => [entry('stderr', 'Error: token required', at), entry('error', 'exited with code 1: Error: token required', at + 1)];
+    const items = activityItems([entry('restart', 'The server configuration changed.', 0), ...cycle(10_000), ...cycle(20_000), ...cycle(40_000)]);
+    expect(items.map((item) => [item.kind, item.count])).toEqual([
+      ['restart', 1],
+      ['stderr', 3],
+      ['error', 3],
+    ]);
+  });
+
+  it('counts the host’s own folds, and filters by kind', () => {
+    const entries = [
+      entry('connect', 'Connected.', 1),
+      entry('roots-request', 'Asked for roots; answered 1.', 2, { count: 5 }),
+      entry('stderr', 'noise', 3),
+      entry('roots-request', 'Asked for roots; answered 2.', 4),
+    ];
+    expect(activityItems(entries, 'folders').map((item) => item.count)).toEqual([5, 1]);
+    expect(activityItems(entries, 'problems').map((item) => item.kind)).toEqual(['stderr']);
+    expect(activityItems(entries, 'connection').map((item) => item.kind)).toEqual(['connect']);
+  });
+
+  it('copies as plain text, oldest first, with counts and answered folders', () => {
+    const items = activityItems([entry('roots-request', 'Asked for roots; answered 1.', 0, { uris: ['file:///a'], count: 2 }), entry('stderr', 'line 1', 5), entry('stderr', 'line 2', 6)]);
+    expect(activityText(items, (kind) => kind, (at) => `t${at}`)).toBe('t0  roots-request (×2)\n    Asked for roots; answered 1.\n    file:///a\nt5  stderr\n    line 1\n    line 2');
+  });
+});

@@ -1,0 +1,57 @@
+// Every message the host writes to the activity log has a code the UI can word in its language.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { activityCode } from '../../../electron/host/activity-codes.js';
+import { ActivityLog } from '../../../electron/host/activity-log.js';
+import { describeConfigChange, RESTART_REASONS } from '../../../electron/host/roots-change-policy.js';
+import { REREADS_NOTE } from '../../../electron/host/roots-session.js';
+import type { ServerRecord } from '../../../shared/domain.js';
+
+const hostDir = path.resolve(import.meta.dirname, '../../../electron/host');
+
+describe('activityCode', () => {
+  it('codes every literal message the host passes to addActivity', () => {
+    const literals = new Set<string>();
+    for (const file of fs.readdirSync(hostDir).filter((name) => name.endsWith('.ts'))) {
+      const source = fs.readFileSync(path.join(hostDir, file), 'utf8');
+      for (const match of source.matchAll(/addActivity\(\s*'[\w-]+',\s*'((?:[^'\\]|\\.)*)'/g)) literals.add(match[1]!.replace(/\\'/g, "'"));
+    }
+    expect(literals.size).toBeGreaterThan(4);
+    for (const literal of literals) expect({ literal, coded: activityCode(literal) !== undefined }).toEqual({ literal, coded: true });
+  });
+
+  it('codes the restart reasons and every config change', () => {
+    for (const reason of Object.values(RESTART_REASONS)) expect(activityCode(reason)?.code).toMatch(/^restart-/);
+    const base = { id: 's', name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {} }, enabled: true, sharing: true, sandbox: true, network: true, askForFolders: true, addedAt: '' } as ServerRecord;
+    const flips: Partial<ServerRecord>[] = [{ enabled: false }, { sharing: false }, { sandbox: false }, { network: false }, { name: 'other' }];
+    for (const flip of flips) {
+      for (const [before, after] of [[base, { ...base, ...flip }], [{ ...base, ...flip }, base]] as const) {
+        expect(activityCode(describeConfigChange(before, after))?.code).toMatch(/^config-/);
+      }
+    }
+  });
+
+  it('carries the numbers and names a message holds', () => {
+    expect(activityCode('Asked for roots; answered 3.')).toEqual({ code: 'roots-answered', params: { count: 3 } });
+    expect(activityCode('Connected (protocol 2025-11-25, secure-filesystem-server 0.2.0).')).toEqual({
+      code: 'connected',
+      params: { protocol: '2025-11-25', server: 'secure-filesystem-server 0.2.0' },
+    });
+    expect(activityCode('Started with 2 folder(s) as arguments.')).toEqual({ code: 'started-with-folders', params: { count: 2 } });
+    expect(activityCode('list_changed failed: Not connected')).toEqual({ code: 'list-changed-failed', params: { detail: 'Not connected' } });
+    expect(activityCode(`${REREADS_NOTE} (It did not ask again within 500 ms of being told they changed.)`)).toEqual({ code: 'no-reask', params: { windowMs: 500 } });
+    expect(activityCode('It answered the 2026-07-28 probe after 3120 ms (a slow start, not an error).')).toEqual({ code: 'slow-probe-answer', params: { afterMs: 3120 } });
+    expect(activityCode('Received a response for an unknown message ID')).toBeUndefined();
+  });
+
+  it('is applied where entries are born, never to a server’s own output', () => {
+    const log = new ActivityLog();
+    expect(log.add('restart', 'Disabled.').code).toBe('config-disabled');
+    expect(log.add('stderr', 'Disabled.').code).toBeUndefined();
+    const failure = { code: 'exited' as const, message: 'exited with code 1', exitCode: 1 };
+    const entry = log.add('error', 'exited with code 1', undefined, failure);
+    expect(entry.failure).toEqual(failure);
+    expect(entry.code).toBeUndefined();
+  });
+});
