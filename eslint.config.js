@@ -36,7 +36,7 @@ export default tseslint.config(
     // Plain Node scripts (fixtures, bin, scripts): Node's globals.
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'AbortController'].map(
+        ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'AbortController', 'fetch', 'Headers', 'Request', 'Response'].map(
           (name) => [name, 'readonly'],
         ),
       ),

@@ -107,13 +107,23 @@ export interface RootAccess {
   checkedAt: number;
 }
 
-export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected';
+/** 'unknown': seen from a process that runs no servers (the CLI) while no app says how they run. */
+export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected' | 'unknown';
 
 export interface RootsAnswer {
   at: number;
   uris: readonly string[];
 }
 
+/**
+ * Why a session runs in its protocol era (electron/host/era-choice.ts has the English):
+ * legacy-only / modern-only: the server speaks only that era; folders-first: it speaks both and
+ * 2025-11-25 carries its folders whichever way it asks; newest: both, and it is told no folders;
+ * remote-modern: over HTTP 2026-07-28 carries its folders; probe-unanswered: no answer to the
+ * 2026-07-28 probe in time; host-era: behind the proxy, the host's own choice.
+ */
+export const ERA_REASONS = ['legacy-only', 'modern-only', 'folders-first', 'newest', 'remote-modern', 'probe-unanswered', 'host-era'] as const;
+export type EraReason = (typeof ERA_REASONS)[number];
 /** Why a server could not start or connect, as a code the UI translates, with the server's own words. */
 export type ServerFailureCode =
   /** The command is not on PATH (or the working folder does not exist). */
@@ -155,6 +165,8 @@ export interface ServerStatus {
   state: ConnectionState;
   protocolVersion?: string | undefined;
   era?: 'legacy' | 'modern' | undefined;
+  /** Why that era (shown beside it). */
+  eraReason?: EraReason | undefined;
   serverInfo?: { name: string; version: string } | undefined;
   error?: string | undefined;
   /** The structured form of `error` when the server failed to start or connect. */
@@ -235,7 +247,9 @@ export interface ProxiedSession {
   /** Whose roots the server is told: the registry's (default) or the host's own. */
   rootsPolicy: 'registry' | 'host';
   hostOffersRoots: boolean;
+  /** The era the server is spoken to in, and why (the host's own may differ). */
   era?: 'legacy' | 'modern' | undefined;
+  eraReason?: EraReason | undefined;
   protocolVersion?: string | undefined;
   lastRootsRequest?: RootsAnswer | undefined;
   rootsRequestCount: number;
@@ -311,6 +325,7 @@ export type ActivityCode =
   | 'consent-raised'
   | 'started-with-folders'
   | 'no-reask'
+  | 'slow-probe-answer'
   | 'restart-arguments'
   | 'restart-mounts'
   | 'restart-forget'

@@ -55,7 +55,8 @@ export interface SandboxSelfCheck {
 export type ConfinementState = 'enforced' | 'advisory' | 'off';
 
 /** Why a server runs advisory although its sandbox setting is on. */
-export type AdvisoryReasonCode = Exclude<SandboxReasonCode, 'ok'> | 'remote-server';
+/** 'container': a `docker run` server, whose confinement is its container's mounts (docker-mounts.ts). */
+export type AdvisoryReasonCode = Exclude<SandboxReasonCode, 'ok'> | 'remote-server' | 'container';
 
 /** A failure the sandbox likely caused, read from the server's stderr after it failed. */
 export interface SandboxBlock {

@@ -33,6 +33,7 @@ export function formatStatus(report: StatusReport): string {
   const notices = report.notices.map((notice) => `${notice.level}: ${notice.message}`);
   return [
     `Registry: ${report.configPath}`,
+    ...(report.running ? [runningLine(report.running)] : []),
     ...(notices.length > 0 ? ['', ...notices] : []),
     '',
     'Roots',
@@ -42,6 +43,12 @@ export function formatStatus(report: StatusReport): string {
     indentBlock(formatServers(report.servers, report.roots)),
     ...(report.proxies.length > 0 ? ['', 'Running behind mcp-roots proxy', indentBlock(report.proxies.map(formatProxy).join('\n'))] : []),
   ].join('\n');
+}
+
+/** Who runs the servers now: without an app or serve on this registry, their states are unknown. */
+function runningLine(running: NonNullable<StatusReport['running']>): string {
+  if (running.length === 0) return 'Running: no app or serve on this registry, so the servers\' states are unknown';
+  return `Running: ${running.map((app) => `${app.kind === 'serve' ? 'mcp-roots serve' : 'the desktop app'} (pid ${app.pid})`).join(', ')}`;
 }
 
 /** One proxied session: which host runs it, its state, and how it is confined. */
@@ -68,7 +75,19 @@ function secretLines(server: ServerReport, indent: string): string[] {
 }
 
 function flags(server: ServerReport): string {
-  return [server.enabled ? 'enabled' : 'disabled', server.sharing ? 'sharing' : 'not sharing'].join(', ');
+  const stored = [server.enabled ? 'enabled' : 'disabled', server.sharing ? 'sharing' : 'not sharing'].join(', ');
+  return server.live ? `${stored}  ${liveText(server.live)}` : stored;
+}
+
+/** The live state, with the era it speaks and whether changes reach it by a restart. */
+function liveText(live: NonNullable<ServerReport['live']>): string {
+  const notes = [
+    ...(live.protocolVersion ? [`protocol ${live.protocolVersion}`] : []),
+    ...(live.rereadsRoots === false ? ['restarts to apply changes: it does not re-read its folders'] : []),
+    ...(live.error ? [live.error] : []),
+  ];
+  const state = live.state === 'unknown' ? 'state unknown' : live.state;
+  return notes.length > 0 ? `${state} (${notes.join('; ')})` : state;
 }
 
 /** Stored settings, named as settings: whether the OS enforces the sandbox is the app's to say, not the CLI's. */

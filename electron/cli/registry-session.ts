@@ -1,9 +1,10 @@
 // The CLI's one door to the registry: the one-writer RegistryEditor for changes (the same queue and
 // lock the app uses), and views in which each root is probed once, when first asked. The CLI runs
-// no servers, so their connection state is not something it can know or show.
+// no servers: their state is what a running app or `serve` publishes (host/live-state.ts), or unknown.
 import type { GrantMode, Notice, Registry, RootAccess, RootId, RootView, ServerId, ServerRecord } from '../../shared/domain.js';
 import type { SecretPlacement } from '../../shared/secrets.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
+import type { LiveApps } from '../host/live-state.js';
 import type { AddedRoots } from '../host/registry-commands.js';
 import type { GrantChange, ServerInput } from '../host/registry-edits.js';
 
@@ -20,6 +21,8 @@ export interface RegistrySession {
   effectiveRootIds(serverId: ServerId): RootId[];
   /** The `mcp-roots proxy` sessions running now (hosts started them), from their status files. */
   proxies(): Promise<ProxyStatus[]>;
+  /** The running app and `serve` processes on this registry and what each says of its servers. */
+  liveApps(): Promise<LiveApps>;
   /** What opening the registry found worth saying (a migration, a recovered file). */
   notices(): Pick<Notice, 'level' | 'code' | 'message'>[];
   /** Where each secret of a server is kept (the OS keychain, in clear, sealed by the desktop app). */
@@ -36,7 +39,7 @@ export interface RegistrySession {
 /** Opens the registry in `configDir`, runs `use`, and closes it (every edit on disk) whatever happens. */
 export async function withRegistrySession<T>(configDir: string, use: (session: RegistrySession) => Promise<T>): Promise<T> {
   // Loaded on first use: help, --version, completion and usage errors never pay for the registry.
-  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }, { openRegistryCodec }, { secretPlacements }] =
+  const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }, { openRegistryCodec }, { secretPlacements }, { readLiveApps }] =
     await Promise.all([
       import('../host/registry-commands.js'),
       import('../host/access-probe.js'),
@@ -46,6 +49,7 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
       import('../host/proxy-status.js'),
       import('../host/keyring-codec.js'),
       import('../host/secret-codec.js'),
+      import('../host/live-state.js'),
     ]);
   // The OS keychain where there is one: secrets are sealed, and `status` says where each is kept.
   const secrets = await openRegistryCodec(configDir);
@@ -68,6 +72,7 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
     rootViews: () => rootViewsOnce(editor.registry, pathToRootUri, accessOf),
     effectiveRootIds: (serverId) => [...(computeExposure(editor.registry, accessOf).get(serverId)?.rootIds ?? [])],
     proxies: () => listLiveProxies(configDir),
+    liveApps: () => readLiveApps(configDir),
     notices: () => editor.notices.map(({ level, code, message }) => ({ level, code, message })),
     secretPlacements: (serverId) => {
       const server = editor.registry.servers.find((candidate) => candidate.id === serverId);

@@ -1,11 +1,13 @@
 // What the CLI reports about the registry, for text and --json alike: every root and server with
 // its short id and a label that tells it apart, secrets masked as secret-values.ts decides, and every
 // time as ISO 8601 (the UI's state keeps epoch milliseconds; the CLI's JSON never mixes the two).
-// Connection states are left out: the CLI connects to no server, so it cannot know them.
+// The CLI connects to no server: `status` shows the states a running app or `serve` publishes
+// (host/live-state.ts), "unknown" where none does; other commands leave states out.
 import type { SecretPlacement } from '../../shared/secrets.js';
-import type { AccessState, Notice, PathMapping, RootAccess, TransportConfig } from '../../shared/domain.js';
+import type { AccessState, ConnectionState, EraReason, Notice, PathMapping, Registry, RootAccess, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
+import { liveStateOf, type LiveApps } from '../host/live-state.js';
 import type { RegistrySession } from './registry-session.js';
 import { rootLabels } from '../host/root-labels.js';
 import { displayTransport } from './secret-values.js';
@@ -45,7 +47,25 @@ export interface ServerReport {
   effectiveRootIds: string[];
   /** Where each of its secrets is kept: nobody should learn later that one was in clear. */
   secrets: SecretPlacement[];
+  /** `status` only: the state as the app or `serve` running it reports, or "unknown" when none does. */
+  live?: ServerLiveReport;
 }
+
+export interface ServerLiveReport {
+  state: ConnectionState;
+  /** The process that runs it and reported this. */
+  runBy?: { kind: 'app' | 'serve'; pid: number };
+  protocolVersion?: string;
+  era?: 'legacy' | 'modern';
+  eraReason?: EraReason;
+  /** false: it does not re-read its folders, so changes reach it by a restart. */
+  rereadsRoots?: boolean;
+  confinement?: ConfinementReport;
+  error?: string;
+}
+
+/** How a server runs: enforced (verified), advisory (why), or off; its self-check time in ISO 8601. */
+export type ConfinementReport = Omit<ServerConfinement, 'selfCheck'> & { selfCheck?: { verified: boolean; at: string; detail: string } };
 
 /**
  * A server running behind `mcp-roots proxy` in a process a host started: the one kind of running
@@ -59,7 +79,7 @@ export interface ProxyReport {
   state: ProxyStatus['state'];
   rootsPolicy: ProxyStatus['rootsPolicy'];
   /** How the server runs: enforced (verified), advisory (why), or off. */
-  confinement?: Omit<ServerConfinement, 'selfCheck'> & { selfCheck?: { verified: boolean; at: string; detail: string } };
+  confinement?: ConfinementReport;
   startedAt: string;
   updatedAt: string;
   lastRootsRequest?: { at: string; uris: string[] };
@@ -74,10 +94,12 @@ export interface StatusReport {
   roots: RootReport[];
   servers: ServerReport[];
   proxies: ProxyReport[];
+  /** `status` only: the desktop app and `serve` processes running this registry's servers now. */
+  running?: { kind: 'app' | 'serve'; pid: number; updatedAt: string }[];
   notices: { level: Notice['level']; code: string; message: string }[];
 }
 
-export function statusReport(session: RegistrySession, proxies: readonly ProxyStatus[] = []): StatusReport {
+export function statusReport(session: RegistrySession, proxies: readonly ProxyStatus[] = [], live?: LiveApps): StatusReport {
   const registry = session.registry();
   const short = registryShortIds(registry);
   const labels = rootLabels(registry.roots);
@@ -112,14 +134,36 @@ export function statusReport(session: RegistrySession, proxies: readonly ProxySt
       readOnlyRootIds: Object.entries(registry.grants[server.id] ?? {}).filter(([, mode]) => mode === 'read-only').map(([rootId]) => rootId),
       effectiveRootIds: session.effectiveRootIds(server.id),
       secrets: session.secretPlacements(server.id),
+      ...(live ? { live: liveReport(live, registry, server.id) } : {}),
     }),
   );
   const notices = session.notices();
-  return { configPath: session.configPath, roots, servers, proxies: proxies.map(proxyReport), notices };
+  const running = live?.apps.map((app) => ({ kind: app.kind, pid: app.pid, updatedAt: iso(app.updatedAt) }));
+  return { configPath: session.configPath, roots, servers, proxies: proxies.map(proxyReport), ...(running ? { running } : {}), notices };
+}
+
+function liveReport(live: LiveApps, registry: Registry, serverId: string): ServerLiveReport {
+  const state = liveStateOf(live, registry, serverId);
+  const reported = live.servers.get(serverId);
+  if (!reported || state !== reported.status.state) return { state };
+  const { status, by } = reported;
+  return {
+    state,
+    runBy: by,
+    ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
+    ...(status.era ? { era: status.era } : {}),
+    ...(status.eraReason ? { eraReason: status.eraReason } : {}),
+    ...(status.rereadsRoots !== undefined ? { rereadsRoots: status.rereadsRoots } : {}),
+    ...(status.confinement ? { confinement: confinementReport(status.confinement) } : {}),
+    ...(status.error ? { error: status.error } : {}),
+  };
+}
+
+function confinementReport({ selfCheck, ...confinement }: ServerConfinement): ConfinementReport {
+  return { ...confinement, ...(selfCheck ? { selfCheck: { ...selfCheck, at: iso(selfCheck.at) } } : {}) };
 }
 
 function proxyReport(status: ProxyStatus): ProxyReport {
-  const { selfCheck, ...confinement } = status.confinement ?? { state: 'off' as const };
   return {
     serverId: status.serverId,
     serverName: status.serverName,
@@ -127,7 +171,7 @@ function proxyReport(status: ProxyStatus): ProxyReport {
     ...(status.host ? { host: { name: status.host.name, version: status.host.version } } : {}),
     state: status.state,
     rootsPolicy: status.rootsPolicy,
-    ...(status.confinement ? { confinement: { ...confinement, ...(selfCheck ? { selfCheck: { ...selfCheck, at: iso(selfCheck.at) } } : {}) } } : {}),
+    ...(status.confinement ? { confinement: confinementReport(status.confinement) } : {}),
     startedAt: iso(status.startedAt),
     updatedAt: iso(status.updatedAt),
     ...(status.lastRootsRequest ? { lastRootsRequest: { at: iso(status.lastRootsRequest.at), uris: status.lastRootsRequest.uris } } : {}),

@@ -33,6 +33,9 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   [/^Connected \(protocol ([^,)]+)(?:, (.+))?\)\.$/, 'connected', (m) => ({ protocol: m[1]!, server: m[2] ?? '' })],
   [/^Started with (\d+) folder\(s\) as arguments\.$/, 'started-with-folders', (m) => ({ count: Number(m[1]) })],
   [/^list_changed failed: (.*)$/s, 'list-changed-failed', (m) => ({ detail: m[1]! })],
+  // server-connection.ts's didNotReask: the same fact as the exact 'no-reask' text, with the window.
+  [/^Restarts to apply changes: it does not re-read its folders\. \(It did not ask again within (\d+) ms of being told they changed\.\)$/, 'no-reask', (m) => ({ windowMs: Number(m[1]) })],
+  [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],
 ];
 
 export function activityCode(message: string): Coded | undefined {

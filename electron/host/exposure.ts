@@ -1,13 +1,16 @@
 // Who sees what: a server's effective roots are the roots granted to it that are accessible
 // right now, and only while the server is enabled with sharing on. Default deny.
-import type { GrantMode, Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../shared/domain.js';
+import type { GrantMode, PathMapping, Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../shared/domain.js';
 import { pathToRootUri } from './file-uri.js';
+import { mapToServer, serverPathToUri } from './path-map.js';
 
 /** An effective root as the host sees it: where it is on disk and what the grant allows. */
 export interface ExposedFolder {
   rootId: RootId;
-  /** The canonical host path (what a sandbox mounts and `${roots}` passes). */
+  /** The canonical host path (what a sandbox and docker's `-v` mount). */
   path: string;
+  /** Where the server sees it (its pathMap; the host path when unmapped): its URI and `${roots}`. */
+  serverPath: string;
   mode: GrantMode;
 }
 
@@ -34,7 +37,7 @@ export function computeExposure(
   const rootsById = indexRoots(registry.roots);
   const result = new Map<ServerId, Exposure>();
   for (const server of registry.servers) {
-    result.set(server.id, server.enabled && server.sharing ? exposureOf(registry.grants[server.id], rootsById, accessOf, uriOf) : NOTHING);
+    result.set(server.id, server.enabled && server.sharing ? exposureOf(registry.grants[server.id], rootsById, accessOf, uriOf, server.pathMap) : NOTHING);
   }
   return result;
 }
@@ -44,6 +47,7 @@ function exposureOf(
   rootsById: Map<RootId, RootRecord>,
   accessOf: (rootId: RootId) => RootAccess,
   uriOf: (canonicalPath: string) => string,
+  pathMap: readonly PathMapping[] | undefined,
 ): Exposure {
   const rootIds: RootId[] = [];
   const roots: WireRoot[] = [];
@@ -52,8 +56,9 @@ function exposureOf(
     const root = rootsById.get(rootId);
     if (!root || accessOf(rootId).state !== 'ok') continue;
     rootIds.push(rootId);
-    roots.push({ uri: uriOf(root.canonicalPath), name: root.name });
-    folders.push({ rootId, path: root.canonicalPath, mode });
+    const mapped = mapToServer(root.canonicalPath, pathMap);
+    roots.push({ uri: mapped === undefined ? uriOf(root.canonicalPath) : serverPathToUri(mapped), name: root.name });
+    folders.push({ rootId, path: root.canonicalPath, serverPath: mapped ?? root.canonicalPath, mode });
   }
   return rootIds.length === 0 ? NOTHING : { rootIds, roots, uris: roots.map((root) => root.uri), folders };
 }

@@ -1,18 +1,15 @@
 // Proxied servers run in processes the app did not start (a host launched `mcp-roots proxy`).
-// Each proxy keeps a small JSON file in <configDir>/proxies/; this is the read side: list the
-// proxies that are alive, drop the files of those that died without cleaning up.
-import fs from 'node:fs/promises';
+// Each proxy keeps a small JSON file in <configDir>/proxies/ (status-file.ts); this is its shape
+// and the read side: the proxies that are alive, as the app and the CLI show them.
 import path from 'node:path';
 import { z } from 'zod';
+import { ERA_REASONS, type ProxiedSession } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
-import { isProcessAlive } from './process-alive.js';
+import { readLiveStatusFiles, type ReadStatusOptions } from './status-file.js';
 
 const confinementState = z.enum(['enforced', 'advisory', 'off']);
 
 export const PROXIES_DIR = 'proxies';
-/** A proxy rewrites its file at least this often, so a reused pid cannot keep a dead file alive. */
-export const PROXY_HEARTBEAT_MS = 15_000;
-const STALE_AFTER_MS = 4 * PROXY_HEARTBEAT_MS;
 
 const implementation = z.object({ name: z.string(), version: z.string() }).loose();
 
@@ -29,7 +26,9 @@ export const proxyStatusSchema = z
     host: implementation.optional(),
     /** The host declared the roots capability itself (shown: the registry still decides by default). */
     hostOffersRoots: z.boolean(),
+    /** The era the server is spoken to in (the host's may differ: electron/proxy/era-bridge.ts). */
     era: z.enum(['legacy', 'modern']).optional(),
+    eraReason: z.enum(ERA_REASONS).optional(),
     protocolVersion: z.string().optional(),
     serverInfo: implementation.optional(),
     serverPid: z.number().int().optional(),
@@ -60,39 +59,32 @@ export function proxyStatusFile(configDir: string, serverId: string, pid: number
   return path.join(proxiesDir(configDir), `${serverId.replace(/[^\w-]/g, '_')}-${pid}.json`);
 }
 
-export interface ListProxiesOptions {
-  isAlive?: (pid: number) => boolean;
-  now?: number;
-}
+export type ListProxiesOptions = ReadStatusOptions;
 
 /** The live proxies, oldest first. Files of dead or silent proxies are removed on the way. */
 export async function listLiveProxies(configDir: string, options: ListProxiesOptions = {}): Promise<ProxyStatus[]> {
-  const isAlive = options.isAlive ?? isProcessAlive;
-  const now = options.now ?? Date.now();
-  const dir = proxiesDir(configDir);
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir)).filter((name) => name.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  const live: ProxyStatus[] = [];
-  await Promise.all(
-    names.map(async (name) => {
-      const file = path.join(dir, name);
-      let status: ProxyStatus;
-      try {
-        status = proxyStatusSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
-      } catch {
-        // Vanished or half-written between readdir and read: the next listing sees it settled.
-        return;
-      }
-      if (!isAlive(status.proxyPid) || now - status.updatedAt > STALE_AFTER_MS) {
-        await fs.rm(file, { force: true });
-        return;
-      }
-      live.push(status);
-    }),
-  );
+  const live = await readLiveStatusFiles(proxiesDir(configDir), (value) => proxyStatusSchema.parse(value), (status) => status.proxyPid, options);
   return live.sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** A proxy's status as the UIs show it. */
+export function proxiedSession(status: ProxyStatus): ProxiedSession {
+  return {
+    serverId: status.serverId,
+    proxyPid: status.proxyPid,
+    host: status.host ? { name: status.host.name, version: status.host.version } : undefined,
+    state: status.state,
+    rootsPolicy: status.rootsPolicy,
+    hostOffersRoots: status.hostOffersRoots,
+    era: status.era,
+    eraReason: status.eraReason,
+    protocolVersion: status.protocolVersion,
+    lastRootsRequest: status.lastRootsRequest,
+    rootsRequestCount: status.rootsRequestCount,
+    listChangedCount: status.listChangedCount,
+    startedAt: status.startedAt,
+    updatedAt: status.updatedAt,
+    error: status.error,
+    confinement: status.confinement,
+  };
 }

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import type { ProxiedSession } from '../../shared/domain.js';
-import { listLiveProxies, proxiesDir, type ProxyStatus } from './proxy-status.js';
+import { listLiveProxies, proxiedSession, proxiesDir } from './proxy-status.js';
 
 const POLL_MS = 2000;
 
@@ -47,31 +47,11 @@ export class ProxyWatch extends EventEmitter<{ change: [] }> {
   }
 
   private async refresh(): Promise<void> {
-    const sessions = (await listLiveProxies(this.configDir)).map(toSession);
+    const sessions = (await listLiveProxies(this.configDir)).map(proxiedSession);
     const key = JSON.stringify(sessions);
     if (key === this.key) return;
     this.key = key;
     this.sessions = sessions;
     this.emit('change');
   }
-}
-
-function toSession(status: ProxyStatus): ProxiedSession {
-  return {
-    serverId: status.serverId,
-    proxyPid: status.proxyPid,
-    host: status.host ? { name: status.host.name, version: status.host.version } : undefined,
-    state: status.state,
-    rootsPolicy: status.rootsPolicy,
-    hostOffersRoots: status.hostOffersRoots,
-    era: status.era,
-    protocolVersion: status.protocolVersion,
-    lastRootsRequest: status.lastRootsRequest,
-    rootsRequestCount: status.rootsRequestCount,
-    listChangedCount: status.listChangedCount,
-    startedAt: status.startedAt,
-    updatedAt: status.updatedAt,
-    error: status.error,
-    confinement: status.confinement,
-  };
 }

@@ -1,6 +1,7 @@
 // What a running server is told when its folders or its config change. One pure decision, used by
 // the app's connections and by `mcp-roots proxy` alike, so the two can never drift apart.
 import type { ServerRecord } from '../../shared/domain.js';
+import type { ServerConfinement } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 
 /** What is known about a server's current process or session. */
@@ -12,7 +13,7 @@ export interface SessionFacts {
   era: 'legacy' | 'modern' | undefined;
   /** Folders travel in its arguments or env (`${roots}`): only a new process can change them. */
   injectsRoots: boolean;
-  /** It runs in an OS sandbox whose mounts are its effective roots, fixed at exec. */
+  /** Its mounts are its effective roots, fixed at exec: the OS sandbox, or a container's `-v` (mountsAreGrants). */
   confined: boolean;
   /** It was last answered a non-empty list. */
   toldSomeRoots: boolean;
@@ -35,6 +36,11 @@ export type RootsAction = { kind: 'none' } | { kind: 'notify' } | { kind: 'resta
 const NONE: RootsAction = { kind: 'none' };
 const NOTIFY: RootsAction = { kind: 'notify' };
 const restart = (why: RestartWhy): RootsAction => ({ kind: 'restart', why });
+
+/** Whether a server's mounts are its grants: enforced by the OS sandbox, or a `docker run` container's `-v` mounts. */
+export function mountsAreGrants(confinement: ServerConfinement | undefined): boolean {
+  return confinement?.state === 'enforced' || confinement?.reasonCode === 'container';
+}
 
 /** The server's effective roots changed to `after`: what now? */
 export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAction {
@@ -83,15 +89,15 @@ export function describeConfigChange(before: ServerRecord, after: ServerRecord):
 /** The activity log's words for a restart the policy asked for. */
 export const RESTART_REASONS: Record<RestartWhy, string> = {
   arguments: 'Restarted with the new folders as arguments.',
-  mounts: 'Restarted so its sandbox holds exactly the new folders.',
+  mounts: 'Restarted so its sandbox (or container) holds exactly the new folders.',
   forget: 'Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).',
   reask: 'Restarted to apply the change: it does not re-read its folders after being told they changed.',
 };
 
 function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
-  return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path);
+  return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.serverPath === b[i]?.serverPath);
 }
 
 function sameMounts(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
-  return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.mode === b[i]?.mode);
+  return a.length === b.length && a.every((folder, i) => samePaths([folder], [b[i] as ExposedFolder]) && folder.mode === b[i]?.mode);
 }

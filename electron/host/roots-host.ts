@@ -18,6 +18,7 @@ import type {
   RootId,
   RootView,
   ServerId,
+  ServerStatus,
   ServerView,
   Settings,
   WireRoot,
@@ -25,6 +26,7 @@ import type {
 import { CodedError } from '../../shared/result.js';
 import { type AccessMonitorOptions } from './access-monitor.js';
 import { AppConnections } from './app-connections.js';
+import { appStatusFile, type AppKind, type AppStatus } from './app-status.js';
 import { ConsentRequests } from './consent-requests.js';
 import { ExposureTracker, type ExposureChange } from './exposure-tracker.js';
 import { HostStateView } from './host-state.js';
@@ -37,6 +39,7 @@ import type { ServerInput, GrantChange } from './registry-edits.js';
 import { RegistryModel, type RegistryChange } from './registry-model.js';
 import type { StoreNotice } from './registry-store.js';
 import type { SecretCodec } from './secret-codec.js';
+import { StatusFileWriter } from './status-file.js';
 import type { ConnectionHooks, ConnectionOptions } from './server-connection.js';
 
 export interface RootsHostOptions {
@@ -53,6 +56,8 @@ export interface RootsHostOptions {
   runServers?: boolean;
   /** Which PATH and npx the servers are started with, for the UI (the desktop app sets it). */
   environment?: HostEnvironment;
+  /** Publishes the servers' live status for `mcp-roots status` as this kind of process (default 'app'); false: not at all. */
+  publishStatusAs?: AppKind | false;
 }
 
 export interface HostEvents {
@@ -79,6 +84,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
   private readonly refetch = new RefetchWaiters();
   private readonly proxies: ProxyWatch;
   private notices: Notice[] = [];
+  /** <configDir>/running/<kind>-<pid>.json while started (app-status.ts). */
+  private statusFile: StatusFileWriter<AppStatus> | undefined;
   /** Servers reached by the latest registry change: the write waits (briefly) for them to re-fetch. */
   private lastReached: ServerId[] = [];
   private started = false;
@@ -136,6 +143,16 @@ export class RootsHost extends EventEmitter<HostEvents> {
     for (const notice of await this.model.open()) this.addNotice(notice);
     this.proxies.on('change', () => this.stateView.changed());
     this.proxies.start();
+    // A host that runs no servers has nothing true to say about them.
+    const kind = this.options.runServers === false ? false : (this.options.publishStatusAs ?? 'app');
+    if (kind !== false) {
+      const now = Date.now();
+      this.statusFile = new StatusFileWriter<AppStatus>(
+        appStatusFile(this.options.configDir, kind, process.pid),
+        { pid: process.pid, kind, startedAt: now, updatedAt: now, servers: this.serverStatuses() },
+        { refresh: () => ({ servers: this.serverStatuses() }) },
+      );
+    }
   }
 
   async stop(): Promise<void> {
@@ -144,6 +161,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.proxies.stop();
     this.stateView.stop();
     await this.connections.stopAll();
+    this.statusFile?.remove();
+    this.statusFile = undefined;
     this.started = false;
   }
 
@@ -300,7 +319,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
       this.refetch.arrived(serverId);
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },
-    statusChanged: () => this.stateView.changed(),
+    statusChanged: () => {
+      this.stateView.changed();
+      this.statusFile?.update();
+    },
     activity: (serverId: ServerId, entry: ActivityEntry) => this.emit('activity', { serverId, entry }),
   };
 
@@ -313,6 +335,16 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   // ---- state plumbing ------------------------------------------------------------------------
+
+  /** Every server's live status, for the status file. */
+  private serverStatuses(): Record<ServerId, ServerStatus> {
+    const statuses: Record<ServerId, ServerStatus> = {};
+    for (const server of this.model.current.servers) {
+      const status = this.connections.get(server.id)?.status;
+      if (status) statuses[server.id] = status;
+    }
+    return statuses;
+  }
 
   private rootViews(registry: Registry): RootView[] {
     return this.tracker.views.views(registry.roots, this.tracker.accessVersion, (id) => this.tracker.access(id));

@@ -1,25 +1,21 @@
 // One MCP client connection per enabled server: connect with version negotiation, answer
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
-import { Client, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { ActivityEntry, ActivityKind, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
-import { readBoundedLines } from './bounded-lines.js';
+import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
-import { decideRootsChange, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
-import { redactSecretValues, SealedSecretError, type SecretCodec } from './secret-codec.js';
-import type { ConfinedStdio } from './sandbox/confine-stdio.js';
+import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
+import { SealedSecretError, type SecretCodec } from './secret-codec.js';
+import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
-import { SandboxSetupError } from './sandbox/sandbox-types.js';
-import { prepareStart, type PreparedStart } from './stdio-start.js';
-import { describeServerFailure, describeSetupFailure } from './server-failure.js';
+import { describeServerFailure } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
-
-export const CLIENT_INFO = { name: 'mcp-roots-manager', version: '0.1.0' } as const;
 
 export interface ConnectionHooks {
   /** The server's effective roots right now (cached, immutable arrays). */
@@ -60,15 +56,12 @@ export interface ConnectionOptions {
 const NO_SESSION = {
   protocolVersion: undefined,
   era: undefined,
+  eraReason: undefined,
   serverInfo: undefined,
   lastRootsRequest: undefined,
   rootsRequestCount: 0,
   listChangedCount: 0,
 } as const satisfies Partial<ServerStatus>;
-
-const MAX_STDERR_LINE = 2000;
-/** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
-const STDERR_TAIL = 40;
 
 export class ServerConnection {
   status: ServerStatus;
@@ -80,8 +73,8 @@ export class ServerConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
   private connectedAt = 0;
-  /** The era learned at the last connect: the next connect skips the probe. */
-  private prior: PriorDiscovery | undefined;
+  /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
+  private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
   /**
    * Set while the roots-change policy restarts it (to revoke its last folder, for new mounts...):
    * its next roots/list answers our restart, not a new wish for folders, so it raises no consent.
@@ -91,10 +84,8 @@ export class ServerConnection {
   private startedFolders: readonly ExposedFolder[] | undefined;
   /** What this session was told, and whether the server re-asks after list_changed. */
   private readonly session: RootsSession;
-  /** The current start's sandbox (self-check, stderr reader), while it is enforced. */
-  private confined: ConfinedStdio | undefined;
-  /** The current session's last stderr lines: a failure leads with the server's own words. */
-  private stderrTail: string[] = [];
+  /** The current start's sandbox (self-check, stderr tail), while it is enforced. */
+  private sandbox = new StartSandbox(undefined);
 
   constructor(
     private record: ServerRecord,
@@ -126,7 +117,7 @@ export class ServerConnection {
   async update(record: ServerRecord, reason: string): Promise<void> {
     const transportChanged = JSON.stringify(record.transport) !== JSON.stringify(this.record.transport);
     this.record = record;
-    if (transportChanged) this.prior = undefined;
+    if (transportChanged) this.eraVerdict = undefined;
     this.addActivity('restart', reason);
     await this.stop();
     this.start();
@@ -146,8 +137,9 @@ export class ServerConnection {
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
-    this.confined = undefined;
+    this.sandbox = new StartSandbox(undefined);
     const client = this.client;
+    const built = this.built;
     this.client = undefined;
     this.built = undefined;
     if (client) {
@@ -157,6 +149,9 @@ export class ServerConnection {
         // Closing a broken transport may throw; the child is gone either way.
       }
       this.addActivity('disconnect', 'Disconnected.');
+    } else {
+      // Stopped while still negotiating: no client owns the process yet.
+      await built?.transport.close().catch(() => undefined);
     }
     this.setStatus({
       state: this.record.enabled ? 'disconnected' : 'disabled',
@@ -197,7 +192,7 @@ export class ServerConnection {
       connected: client !== undefined && this.status.state === 'connected',
       era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
       injectsRoots: this.injectsRoots,
-      confined: this.status.confinement?.state === 'enforced',
+      confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
     };
@@ -225,7 +220,7 @@ export class ServerConnection {
   /** It did not ask again after list_changed: restart it now, and learn that changes reach it so. */
   private didNotReask(): void {
     this.setStatus({ rereadsRoots: false });
-    this.addActivity('info', 'It did not ask for its folders again after being told they changed: changes reach it by a restart from now on.');
+    this.addActivity('info', `${REREADS_NOTE} (It did not ask again within ${this.session.windowMs} ms of being told they changed.)`);
     void this.update(this.record, RESTART_REASONS.reask);
   }
 
@@ -248,7 +243,8 @@ export class ServerConnection {
     let transportConfig = this.record.transport;
     const exposure = this.hooks.exposureFor(this.record.id);
     if (this.injectsRoots) {
-      const folders = exposure.folders.map((folder) => folder.path);
+      // The server reads its arguments in its own file system: the paths it sees them at (path-map.ts).
+      const folders = exposure.folders.map((folder) => folder.serverPath);
       if (folders.length === 0) {
         // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
         this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
@@ -267,52 +263,28 @@ export class ServerConnection {
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
     this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, ...NO_SESSION });
-    let prepared: PreparedStart;
-    try {
-      prepared = await prepareStart(this.record, transportConfig, exposure.folders, {
-        dataDir: this.options.dataDir ?? process.cwd(),
-        support: this.options.sandboxSupport,
-      });
-    } catch (error) {
-      if (generation !== this.generation) return;
+    const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
+      dataDir: this.options.dataDir ?? process.cwd(),
+      support: this.options.sandboxSupport,
+    });
+    if (generation !== this.generation) return;
+    if (preparation.kind === 'not-started') {
       this.startedFolders = undefined;
-      if (error instanceof SandboxSetupError) {
-        // Never started unconfined instead. Retried with backoff (a command may get installed),
-        // except a command line no retry can make preparable.
-        const text = `Not started: ${error.message}`;
-        this.setStatus({ confinement: { state: 'enforced', setupError: { code: error.code, message: error.message } } });
-        if (error.code === 'npx-unsupported') {
-          this.addActivity('error', text);
-          this.setStatus({ state: 'error', error: text, pid: undefined });
-        } else {
-          this.fail(generation, describeSetupFailure(error, this.record.transport.type === 'stdio' ? this.record.transport.command : undefined));
-        }
-        return;
+      if (preparation.confinement) this.setStatus({ confinement: preparation.confinement });
+      if (preparation.retry) {
+        this.fail(generation, preparation.failure);
+      } else {
+        const { failure } = preparation;
+        this.addActivity('error', failure.message, undefined, failure);
+        this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
       }
-      this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
       return;
     }
-    if (generation !== this.generation) return;
+    const { prepared } = preparation;
     transportConfig = prepared.transport;
-    this.confined = prepared.confined;
-    this.stderrTail = [];
+    this.sandbox = new StartSandbox(prepared.confined);
     this.setStatus({ confinement: prepared.confinement });
     const declareRoots = this.record.sharing && !this.injectsRoots;
-    const client = new Client(
-      { ...CLIENT_INFO },
-      {
-        // Declared only when sharing: otherwise the SDK answers roots/list with -32601.
-        capabilities: declareRoots ? { roots: { listChanged: true } } : {},
-        versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.options.probeTimeoutMs ?? 3000 } },
-      },
-    );
-    if (declareRoots) {
-      client.setRequestHandler('roots/list', async () => {
-        const { roots, uris } = this.hooks.exposureFor(this.record.id);
-        this.recordRootsRequest(roots, uris);
-        return { roots: roots as WireRoot[] };
-      });
-    }
     let built: BuiltTransport;
     try {
       built = buildTransport(transportConfig, this.options.secrets, { lowPriority: true });
@@ -327,39 +299,42 @@ export class ServerConnection {
       this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
       return;
     }
-    this.client = client;
     this.built = built;
     this.session.reset();
-    if (built.stderr) this.captureStderr(built.stderr, generation);
+    if (built.stderr) {
+      this.sandbox.readStderr(built.stderr, this.record.transport, (shown) => {
+        if (generation === this.generation) this.addActivity('stderr', shown);
+      });
+    }
     built.inbound?.on('limited', (limitation) => this.limited(generation, limitation));
-    client.onclose = () => {
-      if (generation !== this.generation) return;
-      this.client = undefined;
-      this.startedFolders = undefined;
-      this.addActivity('disconnect', 'The server closed the connection.');
-      this.setStatus({ state: 'disconnected', pid: undefined });
-      this.noteBlocked();
-      this.scheduleRetry(generation);
-    };
-    client.onerror = (error) => {
-      if (generation === this.generation) this.addActivity('error', message(error));
-    };
+    let session: EraSession;
     try {
-      await client.connect(built.transport, {
-        timeout: this.options.connectTimeoutMs ?? 20_000,
-        ...(this.prior ? { prior: this.prior } : {}),
+      session = await openClientSession(built.transport, {
+        transport: transportConfig.type,
+        carriesRoots: declareRoots,
+        known: this.eraVerdict?.carriesRoots === declareRoots ? this.eraVerdict.verdict : undefined,
+        probeTimeoutMs: this.options.probeTimeoutMs ?? 3000,
+        connectTimeoutMs: this.options.connectTimeoutMs ?? 20_000,
+        answerRoots: () => {
+          const { roots, uris } = this.hooks.exposureFor(this.record.id);
+          this.recordRootsRequest(roots, uris);
+          return roots;
+        },
+        onError: (error) => {
+          if (generation === this.generation) this.addActivity('error', message(error));
+        },
+        onSlowProbeAnswer: (afterMs) => {
+          if (generation === this.generation) this.addActivity('info', `It answered the 2026-07-28 probe after ${afterMs} ms (a slow start, not an error).`);
+        },
       });
     } catch (error) {
       if (generation !== this.generation) return;
       // A cached era may be stale (the server was upgraded): probe afresh next time.
-      this.prior = undefined;
-      this.client = undefined;
+      this.eraVerdict = undefined;
       this.startedFolders = undefined;
-      // This failure is reported once, as an error: the close it causes is not a second event.
-      client.onclose = undefined;
       // The child's last stderr lines may still be in the pipe; closing ends it. Capped: a stuck pipe
       // must not hold the failure back.
-      await Promise.race([client.close().catch(() => undefined).then(() => streamEnded(built.stderr)), delay(1000)]);
+      await Promise.race([built.transport.close().catch(() => undefined).then(() => streamEnded(built.stderr)), delay(1000)]);
       if (generation !== this.generation) return;
       const transport = this.record.transport;
       this.fail(
@@ -369,25 +344,36 @@ export class ServerConnection {
           transport: transport.type,
           ...(transport.type === 'stdio' ? { command: transport.command, cwd: transport.cwd } : { url: transport.url }),
           exit: built.exit?.(),
-          stderr: this.stderrTail,
+          stderr: this.sandbox.stderrTail,
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,
         }),
       );
       this.noteBlocked();
       return;
     }
+    const client = session.client;
     if (generation !== this.generation) {
       void client.close().catch(() => undefined);
       return;
     }
+    this.client = client;
+    this.eraVerdict = { carriesRoots: declareRoots, verdict: session.verdict };
+    client.onclose = () => {
+      if (generation !== this.generation) return;
+      this.client = undefined;
+      this.startedFolders = undefined;
+      this.addActivity('disconnect', 'The server closed the connection.');
+      this.setStatus({ state: 'disconnected', pid: undefined });
+      this.noteBlocked();
+      this.scheduleRetry(generation);
+    };
     const era = client.getProtocolEra();
-    const discover = client.getDiscoverResult();
-    this.prior = era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
     this.connectedAt = Date.now();
     const info = client.getServerVersion();
     this.setStatus({
       state: 'connected',
       era,
+      eraReason: session.verdict.reason,
       protocolVersion: client.getNegotiatedProtocolVersion(),
       serverInfo: info ? { name: info.name, version: info.version } : undefined,
       error: undefined,
@@ -397,16 +383,16 @@ export class ServerConnection {
       'connect',
       `Connected (protocol ${client.getNegotiatedProtocolVersion() ?? '?'}${info ? `, ${info.name} ${info.version}` : ''}).`,
     );
-    if (this.confined) await this.verifyConfinement(generation, this.confined, built.pid?.() ?? undefined);
+    if (this.sandbox.enforced) await this.verifyConfinement(generation, built.pid?.() ?? undefined);
   }
 
   /**
    * Proves the sandbox of the running process from outside (its mounts, a folder it must not see).
    * A server whose confinement cannot be proved is stopped: a badge saying "Enforced" must be a fact.
    */
-  private async verifyConfinement(generation: number, confined: ConfinedStdio, pid: number | undefined): Promise<void> {
-    const check = await confined.selfCheck(pid);
-    if (generation !== this.generation) return;
+  private async verifyConfinement(generation: number, pid: number | undefined): Promise<void> {
+    const check = await this.sandbox.check(pid);
+    if (generation !== this.generation || !check) return;
     const confinement = { ...this.status.confinement, state: 'enforced' as const, selfCheck: check };
     if (check.verified) {
       this.setStatus({ confinement });
@@ -421,10 +407,10 @@ export class ServerConnection {
 
   /** After a failure: did the sandbox stand in its way? (Shown with "Grant this folder" / "Run without sandbox".) */
   private noteBlocked(): void {
-    const blocked = this.confined?.stderrBlocked(this.stderrTail);
-    if (!blocked || !this.status.confinement) return;
-    this.setStatus({ confinement: { ...this.status.confinement, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line } } });
-    this.addActivity('error', `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`);
+    const blocked = this.sandbox.blocked(this.status.confinement);
+    if (!blocked) return;
+    this.setStatus({ confinement: blocked.confinement });
+    this.addActivity('error', blocked.text);
   }
 
   private fail(generation: number, failure: ServerFailure): void {
@@ -466,21 +452,6 @@ export class ServerConnection {
     // A line too long also ends the session with that text as the error: logged once, by onerror.
     if (limitation.kind !== 'long-line') this.addActivity('error', limitation.text);
     this.setStatus({ limited: limitation });
-  }
-
-  private captureStderr(stream: NodeJS.ReadableStream, generation: number): void {
-    readBoundedLines(
-      stream,
-      (line) => {
-        if (generation !== this.generation || line.length === 0) return;
-        // A server that logs its own token must not show it to the UI.
-        const shown = redactSecretValues(line, this.record.transport);
-        this.stderrTail.push(shown);
-        if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
-        this.addActivity('stderr', shown);
-      },
-      { maxLineChars: MAX_STDERR_LINE },
-    );
   }
 
   addActivity(kind: ActivityKind, text: string, uris?: readonly string[], failure?: ServerFailure): void {

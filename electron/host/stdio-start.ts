@@ -3,6 +3,7 @@
 // on but cannot be prepared is not started at all (never quietly unconfined).
 import type { ServerRecord, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
+import { CONTAINER_CONFINEMENT, isContainerRun, withContainerMounts } from './docker-mounts.js';
 import type { ExposedFolder } from './exposure.js';
 import { confineStdio, type ConfinedStdio } from './sandbox/confine-stdio.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
@@ -39,6 +40,8 @@ export async function prepareStart(
   options: StartOptions,
 ): Promise<PreparedStart> {
   if (transport.type !== 'stdio') return { transport, confinement: REMOTE };
+  // A container's mounts are its grants, whatever the sandbox setting; bwrap around the docker client would confine nothing.
+  if (isContainerRun(transport)) return { transport: withContainerMounts(transport, folders), confinement: CONTAINER_CONFINEMENT };
   if (!record.sandbox) return { transport, confinement: { state: 'off', reason: 'You turned the sandbox off for this server.' } };
   const confined = await confineStdio(transport, {
     serverId: record.id,

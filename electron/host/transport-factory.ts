@@ -1,57 +1,15 @@
 // Builds the SDK transport for a server's config. Stdio children get the SDK's safe default
 // environment with the user's variables merged over it, and their stderr is captured.
-import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ChildProcess } from 'node:child_process';
-import os from 'node:os';
-import type { Readable, Writable } from 'node:stream';
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { Readable } from 'node:stream';
 import type { TransportConfig } from '../../shared/domain.js';
 import { InboundLimiter } from './inbound-limits.js';
 import { openTransport, type SecretCodec } from './secret-codec.js';
+import { InPlaceStdioClientTransport } from './stdio-client-transport.js';
 
-/**
- * A subclass on purpose: with version negotiation 'auto' the SDK probes the base
- * StdioClientTransport on a throwaway sibling process, spawning every server twice.
- * Subclasses probe in place, on the one process we start.
- */
-export class InPlaceStdioClientTransport extends StdioClientTransport {
-  /** Below-normal CPU priority for the child, set as soon as it runs (see BuildOptions.lowPriority). */
-  lowPriority = false;
-  private child: ChildProcess | undefined;
-
-  /**
-   * Messages sent in the same tick leave in one write: the answers to a batch of requests wake the
-   * server once, not once each (a pipe write that wakes a process cost ~45 µs here under a flood).
-   */
-  override send(message: JSONRPCMessage): Promise<void> {
-    const stdin = (this as unknown as { _process?: { stdin?: Writable | null } })._process?.stdin;
-    if (stdin && stdin.writableCorked === 0) {
-      stdin.cork();
-      process.nextTick(() => stdin.uncork());
-    }
-    return super.send(message);
-  }
-
-  override async start(): Promise<void> {
-    await super.start();
-    // The SDK keeps its child private and reports its end without the exit code; hold on to the
-    // child so a failure can say "exited with code 1" (absent if the SDK renames the field).
-    this.child = (this as unknown as { _process?: ChildProcess })._process;
-    if (!this.lowPriority || !this.pid) return;
-    try {
-      os.setPriority(this.pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
-    } catch {
-      // Not permitted here (some sandboxes): the server runs at normal priority, which only costs latency.
-    }
-  }
-
-  /** How the child ended, once it has. */
-  get exit(): { code: number | null; signal: string | null } | undefined {
-    const child = this.child;
-    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
-    return { code: child.exitCode, signal: child.signalCode };
-  }
-}
+// Tests and the benchmark start hosts' clients on it too.
+export { InPlaceStdioClientTransport } from './stdio-client-transport.js';
 
 export interface BuildOptions {
   /**

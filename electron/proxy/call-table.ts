@@ -60,6 +60,21 @@ export class CallTable {
     this.own.delete(id);
   }
 
+  /** A request of the proxy's own: `send` puts it on the wire under the given id; rejects after `timeoutMs`. */
+  request(send: (id: string) => void, timeoutMs: number, what: string): Promise<Message> {
+    return new Promise<Message>((resolve, reject) => {
+      const id = this.expect((response) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
+      const timer = setTimeout(() => {
+        this.forget(id);
+        reject(new Error(`The server did not answer ${what} in time.`));
+      }, timeoutMs);
+      send(id);
+    });
+  }
+
   /** Hands a response to the proxy request waiting for it; false when it is not one of ours. */
   settleOwn(upstreamId: RequestId): ((message: Message) => void) | undefined {
     if (!this.ids.owns(upstreamId)) return undefined;

@@ -10,9 +10,8 @@
 import type { WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
-import type { ProxyStatus } from '../host/proxy-status.js';
-import { decideRootsChange, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, RootsSession } from '../host/roots-session.js';
+import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
 import {
   asSdkMessage,
   errorResponse,
@@ -39,54 +38,15 @@ import {
   type RootsRound,
 } from './modern-roots.js';
 import { CallTable, type PendingCall } from './call-table.js';
+import { SerialRuns } from './serial-runs.js';
+import { EraBridge, OPENING_TIMEOUT_MS, type OwnRequest } from './era-bridge.js';
+import { initializeForServer } from './host-initialize.js';
+import { MODERN_PROTOCOL_VERSION } from '../host/era-choice.js';
+import { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
 import type { HostChannel } from './stdio-channel.js';
-import type { Upstream, UpstreamHandlers } from './upstream.js';
+import type { Upstream } from './upstream.js';
 
-export type RootsPolicy = 'registry' | 'host';
-
-export type SessionStatus = Pick<
-  ProxyStatus,
-  | 'state'
-  | 'host'
-  | 'hostOffersRoots'
-  | 'era'
-  | 'protocolVersion'
-  | 'serverInfo'
-  | 'serverPid'
-  | 'lastRootsRequest'
-  | 'rootsRequestCount'
-  | 'listChangedCount'
-  | 'restartCount'
-  | 'rereadsRoots'
-  | 'confinement'
-  | 'messagesFromHost'
-  | 'messagesFromServer'
-  | 'error'
->;
-
-export interface RootsProxyHooks {
-  /** The server's effective roots in the registry right now. */
-  exposure(): Exposure;
-  /** Starts the real server (a fresh process or session) with these handlers attached. */
-  openUpstream(handlers: UpstreamHandlers): Promise<Upstream>;
-  /** The server takes its folders as arguments: a change means a restart, and no roots capability. */
-  injectsRoots(): boolean;
-  statusChanged(status: SessionStatus): void;
-  log(line: string): void;
-}
-
-const HANDSHAKE_TIMEOUT_MS = 20_000;
-
-/** A session before anything happened: the proxy's status and its status file start from this. */
-export const FRESH_SESSION = {
-  state: 'connecting',
-  hostOffersRoots: false,
-  rootsRequestCount: 0,
-  listChangedCount: 0,
-  restartCount: 0,
-  messagesFromHost: 0,
-  messagesFromServer: 0,
-} as const satisfies SessionStatus;
+export { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
 
 export class RootsProxy {
   status: SessionStatus = { ...FRESH_SESSION };
@@ -109,9 +69,13 @@ export class RootsProxy {
   private startedFolders: readonly ExposedFolder[] | undefined;
   /** What this session was told, and whether the server re-asks after list_changed. */
   private readonly session: RootsSession;
-  private restarting: Promise<void> | undefined;
-  private restartAgain: string | undefined;
+  /** One restart at a time; reasons that come meanwhile make one more. */
+  private readonly restarts = new SerialRuns<string>((reason) => (this.closing ? Promise.resolve() : this.restartOnce(reason)));
   private closing = false;
+  /** Talks to the server in the era that carries its folders, whatever the host speaks. */
+  private readonly bridge: EraBridge;
+  /** The opening exchange the bridge runs: host messages wait for it. */
+  private opening: Promise<void> | undefined;
 
   constructor(
     private readonly host: HostChannel,
@@ -120,9 +84,27 @@ export class RootsProxy {
     reaskWindowMs = DEFAULT_REASK_WINDOW_MS,
   ) {
     host.onmessage = (message) => this.fromHost(message);
+    this.bridge = new EraBridge({
+      transportKind: () => this.hooks.transportKind(),
+      carriesRoots: () => this.policy === 'registry' && !this.hooks.injectsRoots(),
+      request: (message, timeoutMs) => this.requestUpstream(message, timeoutMs),
+      sendUpstream: (message) => this.sendUpstream(message),
+      toHost: (message) => this.host.send(message),
+      setUpstreamVersion: (version) => this.upstream?.transport.setProtocolVersion?.(version),
+      opened: (initialize, result) => {
+        this.initialize = initialize;
+        this.initialized = true;
+        this.noteInitializeResult(result);
+      },
+      chose: (era, eraReason, extra = {}) => {
+        const host = extra.host && typeof extra.host.name === 'string' ? { name: extra.host.name, version: String(extra.host.version ?? '') } : undefined;
+        const version = era === 'modern' ? MODERN_PROTOCOL_VERSION : this.status.protocolVersion;
+        this.update({ era, eraReason, protocolVersion: version, ...(host ? { host } : {}), ...(extra.hostOffersRoots !== undefined ? { hostOffersRoots: extra.hostOffersRoots } : {}) });
+      },
+    });
     this.session = new RootsSession(reaskWindowMs, () => {
       this.update({ rereadsRoots: false });
-      this.hooks.log('The server did not ask for its folders again after being told they changed: changes reach it by a restart from now on.');
+      this.hooks.log(`${REREADS_NOTE} (It did not ask again within ${reaskWindowMs} ms of being told they changed.)`);
       void this.restart(RESTART_REASONS.reask);
     });
   }
@@ -152,7 +134,7 @@ export class RootsProxy {
       connected: this.ready && this.initialized,
       era: this.status.era,
       injectsRoots: this.hooks.injectsRoots(),
-      confined: this.status.confinement?.state === 'enforced',
+      confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
     };
@@ -160,22 +142,7 @@ export class RootsProxy {
 
   /** Restarts the real server behind the host's back: a config change or a revocation. */
   restart(reason: string): Promise<void> {
-    if (this.closing) return Promise.resolve();
-    if (this.restarting) {
-      this.restartAgain = reason;
-      return this.restarting;
-    }
-    this.restarting = (async () => {
-      let next: string | undefined = reason;
-      while (next !== undefined && !this.closing) {
-        this.restartAgain = undefined;
-        await this.restartOnce(next);
-        next = this.restartAgain;
-      }
-    })().finally(() => {
-      this.restarting = undefined;
-    });
-    return this.restarting;
+    return this.closing ? Promise.resolve() : this.restarts.run(reason);
   }
 
   async close(): Promise<void> {
@@ -243,20 +210,17 @@ export class RootsProxy {
   /** A restarted server gets the host's handshake again; the host never sees it. */
   private async replayHandshake(): Promise<void> {
     const initialize = this.initialize as Message;
-    const response = await new Promise<Message>((resolve, reject) => {
-      const id = this.calls.expect((message) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-      const timer = setTimeout(() => {
-        this.calls.forget(id);
-        reject(new Error('The restarted server did not answer initialize.'));
-      }, HANDSHAKE_TIMEOUT_MS);
-      this.sendUpstream({ ...initialize, id });
+    const response = await this.requestUpstream({ method: 'initialize', params: initialize.params }, OPENING_TIMEOUT_MS).catch(() => {
+      throw new Error('The restarted server did not answer initialize.');
     });
     if (response.error) throw new Error(`The restarted server refused initialize: ${response.error.message}`);
     this.noteInitializeResult(response.result);
     if (this.initialized) this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  /** A request of the proxy's own to the server (never seen by the host); rejects after `timeoutMs`. */
+  private requestUpstream(message: OwnRequest, timeoutMs: number): Promise<Message> {
+    return this.calls.request((id) => this.sendUpstream({ jsonrpc: '2.0', id, method: message.method, ...(message.params ? { params: message.params } : {}) }), timeoutMs, message.method);
   }
 
   private async restartOnce(reason: string): Promise<void> {
@@ -299,12 +263,23 @@ export class RootsProxy {
 
   // ---- host -> server ------------------------------------------------------------------------
 
-  private fromHost(message: Message): void {
-    if (!this.ready) {
-      this.queue.push(message);
+  private fromHost(incoming: Message): void {
+    if (!this.ready || this.opening) {
+      this.queue.push(incoming);
       return;
     }
     this.update({ messagesFromHost: this.status.messagesFromHost + 1 });
+    if (this.bridge.takesOpening(incoming)) {
+      this.opening = this.bridge.open(incoming).finally(() => {
+        this.opening = undefined;
+        const queued = this.queue;
+        this.queue = [];
+        for (const message of queued) this.fromHost(message);
+      });
+      return;
+    }
+    const message = this.bridge.fromHost(incoming);
+    if (!message) return;
     if (isRequest(message)) {
       const params = this.rewriteRequest(message.method, message.params);
       const outgoing = params === message.params ? message : { ...message, params };
@@ -338,7 +313,7 @@ export class RootsProxy {
     // Streamable HTTP sends the version as a header; the SDK client would set it, so we do.
     if (version) {
       this.upstream?.transport.setProtocolVersion?.(version);
-      if (this.status.era !== 'modern') this.update({ era: 'modern', protocolVersion: version });
+      if (this.status.era !== 'modern') this.update({ era: 'modern', protocolVersion: version, eraReason: this.status.eraReason ?? 'host-era' });
     }
     if (method === 'initialize') return this.rewriteInitialize(params);
     if (hostDeclaresRoots(params) && !this.status.hostOffersRoots) this.update({ hostOffersRoots: true });
@@ -352,20 +327,9 @@ export class RootsProxy {
   }
 
   private rewriteInitialize(params: JsonObject | undefined): JsonObject | undefined {
-    const capabilities = isObject(params?.capabilities) ? params.capabilities : {};
-    const clientInfo = params?.clientInfo;
-    this.update({
-      era: 'legacy',
-      hostOffersRoots: isObject(capabilities.roots),
-      host: isObject(clientInfo) && typeof clientInfo.name === 'string' ? { name: clientInfo.name, version: String(clientInfo.version ?? '') } : undefined,
-    });
-    if (this.policy !== 'registry') return params;
-    if (this.hooks.injectsRoots()) {
-      // The folders travel as arguments; like the app, do not also offer roots.
-      const { roots: _roots, ...rest } = capabilities;
-      return { ...params, capabilities: rest };
-    }
-    return { ...params, capabilities: { ...capabilities, roots: { listChanged: true } } };
+    const rewrite = initializeForServer(params, this.policy, this.hooks.injectsRoots());
+    this.update({ era: 'legacy', eraReason: this.status.eraReason ?? 'host-era', hostOffersRoots: rewrite.hostOffersRoots, host: rewrite.host });
+    return rewrite.params;
   }
 
   // ---- server -> host ------------------------------------------------------------------------

@@ -78,6 +78,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       exposure: () => tracker.get(serverId),
       openUpstream: (handlers) => openUpstream(running, tracker.get(serverId).folders, handlers, stderr, { dataDir: options.configDir }),
       injectsRoots: () => usesRootPlaceholders(running.transport),
+      transportKind: () => running.transport.type,
       statusChanged: (session) => status.update({ ...session, serverName: running.name }),
       log,
     },

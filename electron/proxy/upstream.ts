@@ -32,7 +32,7 @@ export async function openUpstream(
   stderr: Writable,
   options: StartOptions,
 ): Promise<Upstream> {
-  const config = usesRootPlaceholders(record.transport) ? injectRoots(record.transport, folders.map((folder) => folder.path)) : record.transport;
+  const config = usesRootPlaceholders(record.transport) ? injectRoots(record.transport, folders.map((folder) => folder.serverPath)) : record.transport;
   const prepared = await prepareStart(record, config, folders, options);
   const built = buildTransport(prepared.transport);
   const { transport } = built;

@@ -33,7 +33,7 @@ export async function runServe(options: RunServeOptions): Promise<number> {
     return 2;
   }
 
-  const host = new RootsHost({ configDir: options.configDir, secrets: await openRegistryCodec(options.configDir) });
+  const host = new RootsHost({ configDir: options.configDir, secrets: await openRegistryCodec(options.configDir), publishStatusAs: 'serve' });
   let serve: ServeServer;
   try {
     await host.start();

@@ -9,6 +9,7 @@ import { coalescing, editToNotify, roundTrip } from './notify-latency.js';
 import { registryIo } from './registry-io.js';
 import { rendererScale } from './renderer.js';
 import { rootsAnswer } from './roots-answer.js';
+import { reaskWindow } from './reask-window.js';
 import { sandboxCost } from './sandbox.js';
 import { isolation } from './isolation.js';
 import { idleMemory, startup } from './startup-memory.js';
@@ -30,6 +31,7 @@ const sections: Section[] = [
   { name: 'renderer', run: () => rendererScale(1000, 50, quick ? 5 : 15) },
   { name: 'sandbox', run: () => sandboxCost(quick ? 10 : 30, quick ? 3 : 10) },
   { name: 'isolation', run: () => isolation(quick ? 40 : 150) },
+  { name: 'reask', run: () => reaskWindow(quick ? 10 : 40) },
 ];
 
 const started = Date.now();

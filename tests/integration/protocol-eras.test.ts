@@ -23,9 +23,10 @@ describe('protocol eras and connections', () => {
     const host = await startHost();
     const folder = tempDir('modern-');
     const rootId = await addRoot(host, folder);
-    const modern = await addConnectedServer(host, 'modern', modernFixtureServer());
+    // 2026-07-28 only: a server that also speaks 2025-11-25 is given that era (era-negotiation.test.ts).
+    const modern = await addConnectedServer(host, 'modern', modernFixtureServer({ modernOnly: true }));
     const status = host.getState().servers.find((server) => server.id === modern)?.status;
-    expect(status).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    expect(status).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', eraReason: 'modern-only' });
 
     expect(JSON.parse(await callText(host, modern, 'list-roots'))).toEqual([]);
     await host.setGrants([modern], [rootId], true);
@@ -40,18 +41,22 @@ describe('protocol eras and connections', () => {
     expect(activity).not.toContain('list-changed');
   });
 
-  it('spawns each stdio server exactly once, including across the era probe', async () => {
+  it('spawns each stdio server exactly once, including across the era probe and a refused 2025 handshake', async () => {
     const host = await startHost();
     const filesystem = await addCountedServer(host, 'filesystem', filesystemServer());
     const modern = await addCountedServer(host, 'modern', modernFixtureServer());
-    for (const { id } of [filesystem, modern]) {
+    const modernOnly = await addCountedServer(host, 'modern-only', modernFixtureServer({ modernOnly: true }));
+    for (const { id } of [filesystem, modern, modernOnly]) {
       await waitFor(() => host.getState().servers.find((server) => server.id === id)?.status.state === 'connected', { what: 'connected' });
     }
-    // Exercise both sessions so a lazily spawned sibling would have shown up.
+    // Exercise every session so a lazily spawned sibling would have shown up.
     await callText(host, filesystem.id, 'list_allowed_directories');
     await callText(host, modern.id, 'list-roots');
-    expect(fs.readFileSync(filesystem.countFile, 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(fs.readFileSync(modern.countFile, 'utf8').trim().split('\n')).toHaveLength(1);
+    await callText(host, modernOnly.id, 'list-roots');
+    expect(host.getState().servers.find((server) => server.id === modernOnly.id)?.status.era).toBe('modern');
+    for (const { countFile } of [filesystem, modern, modernOnly]) {
+      expect(fs.readFileSync(countFile, 'utf8').trim().split('\n')).toHaveLength(1);
+    }
   });
 
   it('turning sharing off reconnects without the roots capability; on brings roots back', async () => {

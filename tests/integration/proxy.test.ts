@@ -13,6 +13,7 @@ import { InPlaceStdioClientTransport } from '../../electron/host/transport-facto
 import { useWith } from '../../electron/import/use-with.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { addRoot, editRegistry } from '../support/host-harness.js';
+import { closeProxiedClients, PROXY_ENTRY, proxiedClient } from '../support/proxied-client.js';
 import {
   allowedDirectories,
   FILESYSTEM_ENTRY,
@@ -26,11 +27,11 @@ import {
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const PROXY_ENTRY = path.join(repoRoot, 'electron/proxy/proxy-main.ts');
-const open: { client: Client; stderr: () => string }[] = [];
+const open: Client[] = [];
 
 afterEach(async () => {
-  await Promise.all(open.splice(0).map(({ client }) => client.close().catch(() => undefined)));
+  await closeProxiedClients();
+  await Promise.all(open.splice(0).map((client) => client.close().catch(() => undefined)));
   removeTempDirs();
 });
 
@@ -50,38 +51,6 @@ async function addServer(configDir: string, name: string, transport: StdioTransp
 
 async function addRoots(configDir: string, ...folders: string[]): Promise<string[]> {
   return editRegistry(configDir, async (host) => Promise.all(folders.map((folder) => addRoot(host, folder))));
-}
-
-/** A host built on the SDK client: no roots capability unless a test gives it one. */
-async function proxiedClient(
-  configDir: string,
-  server: string,
-  options: { capabilities?: Record<string, unknown>; roots?: string[]; onRootsAsked?: () => void } = {},
-) {
-  const transport = new InPlaceStdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, server],
-    cwd: repoRoot,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client(
-    { name: 'test-host', version: '1.0.0' },
-    // A generous probe: under test load the proxy (run through tsx) may take seconds to start, and
-    // a timed-out probe would quietly fall back to the 2025 handshake.
-    { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 15_000 } } },
-  );
-  if (options.roots) {
-    const roots = options.roots.map((folder) => ({ uri: pathToFileURL(folder).href }));
-    client.setRequestHandler('roots/list', async () => {
-      options.onRootsAsked?.();
-      return { roots };
-    });
-  }
-  await client.connect(transport);
-  open.push({ client, stderr: () => stderr });
-  return client;
 }
 
 async function sees(client: Client): Promise<string[]> {
@@ -198,7 +167,8 @@ describe('mcp-roots proxy', () => {
     const configDir = tempDir('proxy-config-');
     const [a, b] = [tempDir('modern-a-'), tempDir('modern-b-')];
     const [rootA, rootB] = await addRoots(configDir, a, b);
-    const serverId = await addServer(configDir, 'modern', modernFixtureServer(), [rootA as string]);
+    // 2026-07-28 only: a server that also speaks 2025-11-25 gets that era behind the proxy (proxy-eras.test.ts).
+    const serverId = await addServer(configDir, 'modern', modernFixtureServer({ modernOnly: true }), [rootA as string]);
     const client = await proxiedClient(configDir, 'modern');
     expect(client.getProtocolEra()).toBe('modern');
     const listRoots = async () => JSON.parse(toolText(await client.callTool({ name: 'list-roots', arguments: {} }))) as { uri: string }[];
@@ -211,7 +181,7 @@ describe('mcp-roots proxy', () => {
       const live = await listLiveProxies(configDir);
       return live[0]?.era === 'modern' && live[0].rootsRequestCount >= 2 ? live : undefined;
     }, { what: 'the status file to show the modern session' });
-    expect(status).toMatchObject({ era: 'modern', listChangedCount: 0 });
+    expect(status).toMatchObject({ era: 'modern', eraReason: 'modern-only', listChangedCount: 0 });
   });
 
   it('restarts an argument-injected server with the granted folders as arguments', async () => {
@@ -260,7 +230,7 @@ describe('mcp-roots proxy', () => {
     const transport = new InPlaceStdioClientTransport({ command: entry.command, args: entry.args, cwd: repoRoot, stderr: 'pipe' });
     const client = new Client({ name: 'claude-ai', version: '0.1.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: 3000 } } });
     await client.connect(transport);
-    open.push({ client, stderr: () => '' });
+    open.push(client);
     await seesExactly(client, [folder], 'the granted folder through the written entry');
   });
 

@@ -27,12 +27,15 @@ export function everythingServer(): StdioTransportConfig {
   return { type: 'stdio', command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: {} };
 }
 
-/** The 2026-07-28 fixture: it can only get roots through an input_required round. */
-export function modernFixtureServer(): StdioTransportConfig {
+/**
+ * The 2026-07-28 fixture: it asks for roots only with an input_required round. It speaks both
+ * eras (on 2025-11-25 the v2 SDK turns that round into a roots/list request) unless `modernOnly`.
+ */
+export function modernFixtureServer(options: { modernOnly?: boolean } = {}): StdioTransportConfig {
   return {
     type: 'stdio',
     command: process.execPath,
-    args: [path.join(repoRoot, 'tests/fixtures/modern-roots-server.mjs')],
+    args: [path.join(repoRoot, 'tests/fixtures/modern-roots-server.mjs'), ...(options.modernOnly ? ['modern-only'] : [])],
     env: {},
     cwd: repoRoot,
   };

@@ -42,7 +42,7 @@ export function addGrantCommands(program: Command, context: CliContext): void {
     .helpGroup(GROUP.folders)
     .action((options: { json?: boolean }) =>
       context.session(async (session) => {
-        const report = statusReport(session, await session.proxies());
+        const report = statusReport(session, await session.proxies(), await session.liveApps());
         context.print(options.json ? toJson(report) : formatStatus(report));
       }),
     );

@@ -16,6 +16,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'consent-raised': 'activityMsg.consentRaised',
   'started-with-folders': 'activityMsg.startedWithFolders',
   'no-reask': 'activityMsg.noReask',
+  'slow-probe-answer': 'activityMsg.slowProbeAnswer',
   'restart-arguments': 'activityMsg.restartArguments',
   'restart-mounts': 'activityMsg.restartMounts',
   'restart-forget': 'activityMsg.restartForget',

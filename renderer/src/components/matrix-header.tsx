@@ -22,7 +22,7 @@ export interface MatrixHeaderProps {
   onSharing(server: ServerView, sharing: boolean): void;
 }
 
-const stateTone = { connected: 'success', connecting: 'info', disconnected: 'neutral', disabled: 'neutral', error: 'danger' } as const;
+const stateTone = { connected: 'success', connecting: 'info', disconnected: 'neutral', disabled: 'neutral', error: 'danger', unknown: 'neutral' } as const;
 
 export const MatrixHeader = memo(function MatrixHeader({
   servers,

@@ -11,6 +11,7 @@ const tone: Record<ConnectionState, Tone> = {
   disconnected: 'neutral',
   disabled: 'neutral',
   error: 'danger',
+  unknown: 'neutral',
 };
 
 export const connectionLabelKey: Record<ConnectionState, MessageKey> = {
@@ -19,6 +20,7 @@ export const connectionLabelKey: Record<ConnectionState, MessageKey> = {
   disconnected: 'status.disconnected',
   disabled: 'status.disabled',
   error: 'status.error',
+  unknown: 'status.unknown',
 };
 
 export function StatusBadge({ state, title }: { state: ConnectionState; title?: string | undefined }) {

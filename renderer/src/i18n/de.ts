@@ -49,6 +49,7 @@ export const de: Dictionary = {
   'status.disconnected': 'Getrennt',
   'status.disabled': 'Deaktiviert',
   'status.error': 'Fehler',
+  'status.unknown': 'Unbekannt',
 
   'roots.title': 'Ordner',
   'roots.lead': 'Ordner („Roots“), in denen MCP-Server arbeiten dürfen. Füge einen Ordner einmal hinzu und lege dann unter „Zugriff“ fest, welche Server ihn sehen.',
@@ -151,6 +152,14 @@ export const de: Dictionary = {
   'servers.factProtocol': 'Protokoll',
   'servers.eraLegacy': 'meldet Listenänderungen',
   'servers.eraModern': 'fragt bei jedem Aufruf',
+  'servers.eraWhy.legacy-only': 'spricht nur das Protokoll von 2025',
+  'servers.eraWhy.modern-only': 'spricht nur 2026-07-28: Ordner erreichen ihn in Aufrufen',
+  'servers.eraWhy.folders-first': 'gewählt, damit ihn seine Ordner erreichen, wie auch immer er fragt',
+  'servers.eraWhy.newest': 'die neueste: ihm werden keine Ordner mitgeteilt',
+  'servers.eraWhy.remote-modern': 'über HTTP trägt 2026-07-28 seine Ordner',
+  'servers.eraWhy.probe-unanswered': 'keine rechtzeitige Antwort auf die 2026-Abfrage (langsamer Start)',
+  'servers.eraWhy.host-era': 'Wahl des Hosts, durchgereicht',
+  'servers.rereadsNote': 'Startet neu, um Änderungen anzuwenden: Er liest seine Ordner nicht erneut',
   'servers.factRequests': 'Roots-Anfragen in dieser Sitzung',
   'servers.requestCount': { one: '{count} Anfrage', other: '{count} Anfragen' },
   'servers.listChangedCount': { one: '{count} Änderungsmeldung gesendet', other: '{count} Änderungsmeldungen gesendet' },
@@ -471,7 +480,6 @@ export const de: Dictionary = {
   'roots.searchLabel': 'Ordner suchen',
   'roots.showing': { one: '{shown} von {count} Ordner', other: '{shown} von {count} Ordnern' },
 
-  'status.unknown': 'Unbekannt',
   'status.unknownTitle': 'Die Verbindung zum Roots-Host ist getrennt: Das kann sich geändert haben.',
 
   'servers.factSession': 'Sitzung',
@@ -525,6 +533,7 @@ export const de: Dictionary = {
   'activityMsg.consentRaised': 'Hat nach Ordnern gefragt, ohne dass einer geteilt ist: „keine“ geantwortet, und du wurdest gefragt.',
   'activityMsg.startedWithFolders': { one: 'Mit {count} Ordner als Argument gestartet.', other: 'Mit {count} Ordnern als Argumenten gestartet.' },
   'activityMsg.noReask': 'Nach der Mitteilung über geänderte Ordner hat er nicht erneut gefragt: Änderungen erreichen ihn ab jetzt durch einen Neustart.',
+  'activityMsg.slowProbeAnswer': 'Er hat die Anfrage nach dem Protokoll 2026-07-28 nach {afterMs} ms beantwortet (ein langsamer Start, kein Fehler).',
   'activityMsg.restartArguments': 'Mit den neuen Ordnern als Argumenten neu gestartet.',
   'activityMsg.restartMounts': 'Neu gestartet, damit seine Sandbox genau die neuen Ordner enthält.',
   'activityMsg.restartForget': 'Neu gestartet, damit er seinen letzten Ordner vergisst (eine leere Liste allein entzieht ihn nicht überall).',

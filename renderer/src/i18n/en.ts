@@ -47,6 +47,7 @@ export const en = {
   'status.disconnected': 'Disconnected',
   'status.disabled': 'Disabled',
   'status.error': 'Error',
+  'status.unknown': 'Unknown',
 
   'roots.title': 'Folders',
   'roots.lead': 'Folders (“roots”) you allow MCP servers to work in. Add a folder once, then choose on the Access tab which servers may see it.',
@@ -149,6 +150,14 @@ export const en = {
   'servers.factProtocol': 'Protocol',
   'servers.eraLegacy': 'pushes list changes',
   'servers.eraModern': 'asks on every call',
+  'servers.eraWhy.legacy-only': 'speaks only the 2025 protocol',
+  'servers.eraWhy.modern-only': 'speaks only 2026-07-28: folders reach it inside calls',
+  'servers.eraWhy.folders-first': 'chosen so that its folders reach it however it asks',
+  'servers.eraWhy.newest': 'the newest: it is told no folders',
+  'servers.eraWhy.remote-modern': 'over HTTP, 2026-07-28 carries its folders',
+  'servers.eraWhy.probe-unanswered': 'no answer to the 2026 probe in time (a slow start)',
+  'servers.eraWhy.host-era': 'the host\'s choice, passed through',
+  'servers.rereadsNote': 'Restarts to apply changes: it does not re-read its folders',
   'servers.factRequests': 'Roots requests this session',
   'servers.requestCount': { one: '{count} request', other: '{count} requests' },
   'servers.listChangedCount': { one: '{count} change notice sent', other: '{count} change notices sent' },
@@ -469,7 +478,6 @@ export const en = {
   'roots.searchLabel': 'Search folders',
   'roots.showing': { one: '{shown} of {count} folder', other: '{shown} of {count} folders' },
 
-  'status.unknown': 'Unknown',
   'status.unknownTitle': 'The connection to the roots host is lost: this may have changed.',
 
   'servers.factSession': 'Session',
@@ -523,6 +531,7 @@ export const en = {
   'activityMsg.consentRaised': 'Asked for folders with none shared: told “none”, and you were asked.',
   'activityMsg.startedWithFolders': { one: 'Started with {count} folder as arguments.', other: 'Started with {count} folders as arguments.' },
   'activityMsg.noReask': 'It did not ask for its folders again after being told they changed: changes reach it by a restart from now on.',
+  'activityMsg.slowProbeAnswer': 'It answered the 2026-07-28 probe after {afterMs} ms (a slow start, not an error).',
   'activityMsg.restartArguments': 'Restarted with the new folders as arguments.',
   'activityMsg.restartMounts': 'Restarted so its sandbox holds exactly the new folders.',
   'activityMsg.restartForget': 'Restarted so it forgets its last folder (an empty list alone does not revoke it everywhere).',

@@ -49,6 +49,7 @@ export const zhCN: Dictionary = {
   'status.disconnected': '未连接',
   'status.disabled': '已停用',
   'status.error': '错误',
+  'status.unknown': '未知',
 
   'roots.title': '文件夹',
   'roots.lead': '你允许 MCP 服务器使用的文件夹（“根目录”）。文件夹只需添加一次，然后在“访问权限”页选择哪些服务器可以看到它。',
@@ -151,6 +152,14 @@ export const zhCN: Dictionary = {
   'servers.factProtocol': '协议',
   'servers.eraLegacy': '主动推送列表变更',
   'servers.eraModern': '每次调用时询问',
+  'servers.eraWhy.legacy-only': '仅支持 2025 版协议',
+  'servers.eraWhy.modern-only': '仅支持 2026-07-28：文件夹在调用中传达',
+  'servers.eraWhy.folders-first': '如此选择，无论它以何种方式询问都能获得文件夹',
+  'servers.eraWhy.newest': '最新版本：未向其提供文件夹',
+  'servers.eraWhy.remote-modern': '通过 HTTP，2026-07-28 可传达其文件夹',
+  'servers.eraWhy.probe-unanswered': '未及时响应 2026 探测（启动较慢）',
+  'servers.eraWhy.host-era': '由宿主选择，原样转发',
+  'servers.rereadsNote': '需重启以应用更改：它不会重新读取文件夹',
   'servers.factRequests': '本次会话的 roots 请求',
   'servers.requestCount': { other: '{count} 次请求' },
   'servers.listChangedCount': { other: '已发送 {count} 次变更通知' },
@@ -471,7 +480,6 @@ export const zhCN: Dictionary = {
   'roots.searchLabel': '搜索文件夹',
   'roots.showing': { other: '{count} 个文件夹中的 {shown} 个' },
 
-  'status.unknown': '未知',
   'status.unknownTitle': '与 roots 主机的连接已断开：此状态可能已变化。',
 
   'servers.factSession': '会话',
@@ -525,6 +533,7 @@ export const zhCN: Dictionary = {
   'activityMsg.consentRaised': '在未共享任何文件夹时请求了文件夹：已回答“无”，并询问了你。',
   'activityMsg.startedWithFolders': { other: '已启动，以参数形式传入 {count} 个文件夹。' },
   'activityMsg.noReask': '被告知文件夹变化后它没有再次请求：今后变化将通过重启传达给它。',
+  'activityMsg.slowProbeAnswer': '它在 {afterMs} 毫秒后才回应 2026-07-28 协议探测（启动较慢，并非错误）。',
   'activityMsg.restartArguments': '已使用新文件夹作为参数重新启动。',
   'activityMsg.restartMounts': '已重新启动，使其沙箱正好包含新的文件夹。',
   'activityMsg.restartForget': '已重新启动，使它忘记最后一个文件夹（仅发送空列表并不能在所有服务器上撤销）。',

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { activityCode } from '../../../electron/host/activity-codes.js';
 import { ActivityLog } from '../../../electron/host/activity-log.js';
 import { describeConfigChange, RESTART_REASONS } from '../../../electron/host/roots-change-policy.js';
+import { REREADS_NOTE } from '../../../electron/host/roots-session.js';
 import type { ServerRecord } from '../../../shared/domain.js';
 
 const hostDir = path.resolve(import.meta.dirname, '../../../electron/host');
@@ -39,6 +40,8 @@ describe('activityCode', () => {
     });
     expect(activityCode('Started with 2 folder(s) as arguments.')).toEqual({ code: 'started-with-folders', params: { count: 2 } });
     expect(activityCode('list_changed failed: Not connected')).toEqual({ code: 'list-changed-failed', params: { detail: 'Not connected' } });
+    expect(activityCode(`${REREADS_NOTE} (It did not ask again within 500 ms of being told they changed.)`)).toEqual({ code: 'no-reask', params: { windowMs: 500 } });
+    expect(activityCode('It answered the 2026-07-28 probe after 3120 ms (a slow start, not an error).')).toEqual({ code: 'slow-probe-answer', params: { afterMs: 3120 } });
     expect(activityCode('Received a response for an unknown message ID')).toBeUndefined();
   });
 

@@ -39,3 +39,14 @@ describe('computeExposure', () => {
     expect(again && sameExposure(before, again)).toBe(true);
   });
 });
+
+describe('computeExposure with a path mapping', () => {
+  it('tells the server the mapped URI, longest host path first, and keeps the host path for mounts', () => {
+    const mapped = registry({ pathMap: [{ hostPath: '/', serverPath: '/host' }, { hostPath: '/a', serverPath: '/projects/a' }] });
+    const exposure = computeExposure(mapped, () => ok).get('s');
+    expect(exposure?.uris).toEqual(['file:///projects/a', 'file:///host/b']);
+    expect(exposure?.folders.map((folder) => [folder.path, folder.serverPath])).toEqual([['/a', '/projects/a'], ['/b', '/host/b']]);
+    // A new mapping is a change of what the server is told.
+    expect(exposure && sameExposure(computeExposure(registry(), () => ok).get('s'), exposure)).toBe(false);
+  });
+});

@@ -15,7 +15,7 @@ const ROOTS: WireRoot[] = [{ uri: 'file:///work/a', name: 'a' }];
 
 /** The exposure a registry would give for these wire roots (read-write grants). */
 function exposureOf(roots: readonly WireRoot[]): Exposure {
-  const folders = roots.map((root) => ({ rootId: root.uri, path: fileURLToPath(root.uri), mode: 'read-write' as const }));
+  const folders = roots.map((root) => ({ rootId: root.uri, path: fileURLToPath(root.uri), serverPath: fileURLToPath(root.uri), mode: 'read-write' as const }));
   return { rootIds: folders.map((folder) => folder.rootId), roots, uris: roots.map((root) => root.uri), folders };
 }
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -39,6 +39,7 @@ function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[
         return { transport };
       },
       injectsRoots: () => false,
+      transportKind: () => 'stdio' as const,
       statusChanged: () => undefined,
       log: () => undefined,
     },

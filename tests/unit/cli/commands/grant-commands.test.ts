@@ -73,7 +73,7 @@ describe('status', () => {
     expect(text).toMatch(/^Registry: .*config\.json$/m);
     expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}a\/src {2}ok {7}\/.*\/a\/src$/m);
     expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}b\/src {2}missing {2}\/.*\/b\/src {2}\(.+\)$/m);
-    expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}fs {2}enabled, sharing$/m);
+    expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}fs {2}enabled, sharing {2}state unknown$/m);
     expect(text).toContain('granted: a/src, b/src (hidden: missing)');
   });
 });

@@ -1,0 +1,95 @@
+// The sandbox side of one server's connection (server-connection.ts): how a start is prepared and
+// what a failure to prepare it means, the stderr lines kept to explain a later failure, whether the
+// sandbox stood in the way, and the check of the running process after start.
+import type { ServerFailure, ServerRecord, TransportConfig } from '../../shared/domain.js';
+import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
+import { readBoundedLines } from './bounded-lines.js';
+import type { ExposedFolder } from './exposure.js';
+import type { ConfinedStdio } from './sandbox/confine-stdio.js';
+import { SandboxSetupError } from './sandbox/sandbox-types.js';
+import { redactSecretValues } from './secret-codec.js';
+import { describeSetupFailure } from './server-failure.js';
+import { prepareStart, type PreparedStart, type StartOptions } from './stdio-start.js';
+
+/** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
+const STDERR_TAIL = 40;
+const MAX_STDERR_LINE = 2000;
+
+export type StartPreparation =
+  | { kind: 'ready'; prepared: PreparedStart }
+  /** Not started; `retry` false when no retry can help (a command line that cannot be prepared). */
+  | { kind: 'not-started'; failure: ServerFailure; retry: boolean; confinement?: ServerConfinement | undefined };
+
+/** Prepares one start. A server whose sandbox cannot be prepared is never started unconfined instead. */
+export async function prepareConnectionStart(
+  record: ServerRecord,
+  transport: TransportConfig,
+  folders: readonly ExposedFolder[],
+  options: StartOptions,
+): Promise<StartPreparation> {
+  try {
+    return { kind: 'ready', prepared: await prepareStart(record, transport, folders, options) };
+  } catch (error) {
+    if (error instanceof SandboxSetupError) {
+      // Retried with backoff (a command may get installed), except a line no retry can prepare.
+      return {
+        kind: 'not-started',
+        // Worded like an unsandboxed failure: "command not found: nod (did you mean node?)".
+        failure: describeSetupFailure(error, record.transport.type === 'stdio' ? record.transport.command : undefined),
+        retry: error.code !== 'npx-unsupported',
+        confinement: { state: 'enforced', setupError: { code: error.code, message: error.message } },
+      };
+    }
+    return { kind: 'not-started', failure: { code: 'other', message: `Cannot start: ${error instanceof Error ? error.message : String(error)}` }, retry: true };
+  }
+}
+
+/** One start's sandbox, while enforced: its stderr tail, what blocked it, its self-check. */
+export class StartSandbox {
+  private readonly tail: string[] = [];
+
+  constructor(private readonly confined: ConfinedStdio | undefined) {}
+
+  /** The last stderr lines of this start, oldest first (redacted): a failure leads with them. */
+  get stderrTail(): readonly string[] {
+    return this.tail;
+  }
+
+  get enforced(): boolean {
+    return this.confined !== undefined;
+  }
+
+  /** Reads the server's stderr by lines, each shown with its own secrets redacted; the last few are kept. */
+  readStderr(stream: NodeJS.ReadableStream, transport: TransportConfig, shown: (line: string) => void): void {
+    readBoundedLines(
+      stream,
+      (line) => {
+        if (line.length === 0) return;
+        // A server that logs its own token must not show it to the UI.
+        const redacted = redactSecretValues(line, transport);
+        this.tail.push(redacted);
+        if (this.tail.length > STDERR_TAIL) this.tail.shift();
+        shown(redacted);
+      },
+      { maxLineChars: MAX_STDERR_LINE },
+    );
+  }
+
+  /** After a failure: did the sandbox stand in its way? The confinement to show, and the words, or undefined. */
+  blocked(current: ServerConfinement | undefined): { confinement: ServerConfinement; text: string } | undefined {
+    const blocked = this.confined?.stderrBlocked(this.tail);
+    if (!blocked || !current) return undefined;
+    return {
+      confinement: { ...current, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line } },
+      text: `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`,
+    };
+  }
+
+  /**
+   * Proves the sandbox of the running process from outside (its mounts, a folder it must not see).
+   * Undefined when nothing is enforced.
+   */
+  async check(pid: number | undefined): Promise<SandboxSelfCheck | undefined> {
+    return this.confined?.selfCheck(pid);
+  }
+}

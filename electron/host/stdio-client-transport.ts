@@ -1,0 +1,172 @@
+// The SDK's stdio client transport, with what the app needs of it on top:
+//  - a subclass at all: in version negotiation's 'auto' mode the SDK probes its base class on a
+//    throwaway sibling process (every server spawned twice); subclasses probe in place;
+//  - messages sent in the same tick leave in one write;
+//  - below-normal CPU priority for the child (see BuildOptions.lowPriority in transport-factory.ts);
+//  - requests of its own (the era probe, era-negotiation.ts) whose answers, even late ones, go to
+//    it and never to the SDK, which would report an answer it did not ask for as an error;
+//  - a start() that may be called again (we start it for the era probe, then the SDK's connect
+//    starts it), and one close that keeps the process (a refused 2025 handshake is followed by a
+//    2026-07-28 one on the same process, not on a second spawn).
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import type { ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import type { Writable } from 'node:stream';
+
+/** What one of our own requests came to. */
+export type OwnReply = { kind: 'answer'; message: JSONRPCMessage } | { kind: 'timeout' } | { kind: 'closed' };
+
+const OWN_ID_PREFIX = 'mcp-roots-host:';
+
+export class InPlaceStdioClientTransport extends StdioClientTransport {
+  /** Below-normal CPU priority for the child, set as soon as it runs (see BuildOptions.lowPriority). */
+  lowPriority = false;
+  /** An answer to one of our requests that came after we stopped waiting (a slow start). */
+  onLateAnswer?: (message: JSONRPCMessage, afterMs: number) => void;
+  private running = false;
+  private child: ChildProcess | undefined;
+  private holdNextClose = false;
+  private nextOwnId = 1;
+  /** Our requests still awaited, and when each of them (answered or not) was sent. */
+  private readonly awaiting = new Map<string, (reply: OwnReply) => void>();
+  private readonly sentAt = new Map<string, number>();
+  /** The handlers the SDK installed; the base class calls our wrappers of them. */
+  private handlers: { message?: ((message: JSONRPCMessage) => void) | undefined; close?: (() => void) | undefined } = {};
+
+  constructor(params: StdioServerParameters) {
+    super(params);
+    // The base class declares these as fields, so accessors on the prototype would be shadowed:
+    // they are defined on the instance. Each read returns a wrapper of the handler set at that
+    // moment (the SDK chains the previous handler into the next one, so a wrapper that looked the
+    // handler up when called would call itself). Answers to our own ids never reach the SDK, and a
+    // child's exit settles our own waits before the SDK hears of it.
+    Object.defineProperties(this, {
+      onmessage: {
+        configurable: true,
+        enumerable: true,
+        get: () => {
+          const handler = this.handlers.message;
+          return (message: JSONRPCMessage) => this.route(message, handler);
+        },
+        set: (next: ((message: JSONRPCMessage) => void) | undefined) => void (this.handlers.message = next),
+      },
+      onclose: {
+        configurable: true,
+        enumerable: true,
+        get: () => {
+          const handler = this.handlers.close;
+          return () => {
+            this.exited();
+            handler?.();
+          };
+        },
+        set: (next: (() => void) | undefined) => void (this.handlers.close = next),
+      },
+    });
+  }
+
+  /**
+   * Messages sent in the same tick leave in one write: the answers to a batch of requests wake the
+   * server once, not once each (a pipe write that wakes a process cost ~45 µs here under a flood).
+   */
+  override send(message: JSONRPCMessage): Promise<void> {
+    const stdin = (this as unknown as { _process?: { stdin?: Writable | null } })._process?.stdin;
+    if (stdin && stdin.writableCorked === 0) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
+    return super.send(message);
+  }
+
+  override async start(): Promise<void> {
+    if (this.running) return;
+    await super.start();
+    this.running = true;
+    // The SDK keeps its child private and reports its end without the exit code; hold on to the
+    // child so a failure can say "exited with code 1" (absent if the SDK renames the field).
+    this.child = (this as unknown as { _process?: ChildProcess })._process;
+    const pid = this.pid;
+    if (!this.lowPriority || !pid) return;
+    try {
+      os.setPriority(pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
+    } catch {
+      // Not permitted here (some sandboxes): the server runs at normal priority, which only costs latency.
+    }
+  }
+
+  /** Sends a request of our own and waits for its answer, the child's exit, or the timeout. */
+  ownRequest(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<OwnReply> {
+    const id = `${OWN_ID_PREFIX}${this.nextOwnId++}`;
+    this.sentAt.set(id, Date.now());
+    return new Promise<OwnReply>((resolve) => {
+      const finish = (reply: OwnReply) => {
+        clearTimeout(timer);
+        if (this.awaiting.get(id) !== finish) return;
+        this.awaiting.delete(id);
+        resolve(reply);
+      };
+      const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
+      this.awaiting.set(id, finish);
+      if (!this.running) finish({ kind: 'closed' });
+      else this.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch(() => finish({ kind: 'closed' }));
+    });
+  }
+
+  /**
+   * The next close() (the SDK closes after a refused handshake) tells the SDK its session is over
+   * but keeps the process running, for another handshake on it. Call with false to disarm.
+   */
+  keepProcessOnNextClose(keep = true): void {
+    this.holdNextClose = keep;
+  }
+
+  override async close(): Promise<void> {
+    if (this.holdNextClose && this.running) {
+      this.holdNextClose = false;
+      // The SDK's session ends here; the next one installs its own handlers instead of chaining these.
+      const { close } = this.handlers;
+      this.handlers = {};
+      close?.();
+      return;
+    }
+    this.holdNextClose = false;
+    await super.close();
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): { code: number | null; signal: string | null } | undefined {
+    const child = this.child;
+    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
+    return { code: child.exitCode, signal: child.signalCode };
+  }
+
+  /** True while the child runs (a held close leaves it running). */
+  get alive(): boolean {
+    return this.running;
+  }
+
+  private route(message: JSONRPCMessage, handler: ((message: JSONRPCMessage) => void) | undefined): void {
+    const id = (message as { id?: unknown }).id;
+    const ours = !('method' in message) && typeof id === 'string' && id.startsWith(OWN_ID_PREFIX);
+    if (!ours) {
+      handler?.(message);
+      return;
+    }
+    const waiter = this.awaiting.get(id);
+    if (waiter) {
+      waiter({ kind: 'answer', message });
+      return;
+    }
+    const sentAt = this.sentAt.get(id);
+    this.sentAt.delete(id);
+    if (sentAt !== undefined) this.onLateAnswer?.(message, Date.now() - sentAt);
+  }
+
+  private exited(): void {
+    // The SDK chains this wrapper into its own close handler, which a held close calls too.
+    if (this.pid !== null) return;
+    this.running = false;
+    for (const waiter of [...this.awaiting.values()]) waiter({ kind: 'closed' });
+  }
+}

@@ -1,0 +1,65 @@
+// The server detail says which protocol era a server runs in and why, and, for a server that asks
+// for its folders once, that changes reach it by a restart: in light and dark, at 800x600 and
+// 1280x800, with no serious axe finding and no page or console error.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addRoot, callText } from '../support/host-harness.js';
+import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+
+let session: UiSession;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  session = await startUiSession();
+  session.page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  session.page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  removeTempDirs();
+});
+
+describe('the era and the re-read note in the server detail', () => {
+  it('shows why the era was chosen, and that an ask-once server restarts to apply changes', async () => {
+    const { page, host } = session;
+    const folder = await addRoot(host, tempDir('era-ui-'));
+    const server = await host.addServer({
+      name: 'asks-once',
+      transport: { type: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'tests/fixtures/roots-echo-server.mjs'), 'asks-once'], env: {} },
+      enabled: true,
+      sharing: true,
+      sandbox: false,
+    });
+    const status = () => host.getState().servers.find((candidate) => candidate.id === server.id)?.status;
+    await waitFor(() => status()?.state === 'connected', { what: 'connected', timeoutMs: 60_000 });
+    await callText(host, server.id, 'last-roots');
+    await host.setGrants([server.id], [folder], true);
+    await waitFor(() => status()?.rereadsRoots === false && status()?.state === 'connected', { what: 'it to be learned as ask-once', timeoutMs: 60_000 });
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: /asks-once/ }).click();
+    const note = page.getByText('Restarts to apply changes: it does not re-read its folders', { exact: true });
+    await note.waitFor({ timeout: 60_000 });
+    await expect(page.getByText('speaks only the 2025 protocol', { exact: true }).count()).resolves.toBe(1);
+
+    for (const viewport of [
+      { width: 800, height: 600 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await note.scrollIntoViewIfNeeded();
+        await screenshot(page, `server-era-${viewport.width}x${viewport.height}-${scheme}`);
+        const serious = seriousOnly(await axeViolations(page));
+        expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 240_000);
+});

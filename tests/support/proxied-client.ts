@@ -1,0 +1,58 @@
+// A host in front of `mcp-roots proxy`: the SDK client spawning the proxy (run from source) as its
+// stdio server. No roots capability unless a test gives it one; the era it speaks is the test's choice.
+import { Client } from '@modelcontextprotocol/client';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const PROXY_ENTRY = path.join(repoRoot, 'electron/proxy/proxy-main.ts');
+
+export interface ProxiedClientOptions {
+  capabilities?: Record<string, unknown>;
+  roots?: string[];
+  onRootsAsked?: () => void;
+  /** 'auto' (default): a 2026-era host that falls back to 2025; 'legacy': a 2025-era host. */
+  era?: 'auto' | 'legacy';
+  name?: string;
+}
+
+const open: { client: Client; stderr: () => string }[] = [];
+
+export async function proxiedClient(configDir: string, server: string, options: ProxiedClientOptions = {}): Promise<Client> {
+  const transport = new InPlaceStdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, server],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client(
+    { name: options.name ?? 'test-host', version: '1.0.0' },
+    // A generous probe: under test load the proxy (run through tsx) may take seconds to start, and
+    // a timed-out probe would quietly fall back to the 2025 handshake.
+    {
+      capabilities: options.capabilities ?? {},
+      versionNegotiation: options.era === 'legacy' ? { mode: 'legacy' } : { mode: 'auto', probe: { timeoutMs: 15_000 } },
+    },
+  );
+  if (options.roots) {
+    const roots = options.roots.map((folder) => ({ uri: pathToFileURL(folder).href }));
+    client.setRequestHandler('roots/list', async () => {
+      options.onRootsAsked?.();
+      return { roots };
+    });
+  }
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; proxy stderr: ${stderr}`, { cause: error });
+  }
+  open.push({ client, stderr: () => stderr });
+  return client;
+}
+
+export async function closeProxiedClients(): Promise<void> {
+  await Promise.all(open.splice(0).map(({ client }) => client.close().catch(() => undefined)));
+}

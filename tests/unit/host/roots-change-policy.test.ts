@@ -1,0 +1,39 @@
+// The one decision of what a running server is told after a change, for the cases whose mounts are
+// fixed at start: the OS sandbox's, and a `docker run` container's -v mounts (docker-mounts.ts).
+import { describe, expect, it } from 'vitest';
+import { CONTAINER_CONFINEMENT } from '../../../electron/host/docker-mounts.js';
+import type { ExposedFolder, Exposure } from '../../../electron/host/exposure.js';
+import { decideRootsChange, mountsAreGrants, type SessionFacts } from '../../../electron/host/roots-change-policy.js';
+
+const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });
+const exposure = (...folders: ExposedFolder[]): Exposure => ({
+  rootIds: folders.map((f) => f.rootId),
+  roots: folders.map((f) => ({ uri: `file://${f.serverPath}` })),
+  uris: folders.map((f) => `file://${f.serverPath}`),
+  folders,
+});
+const facts = (confined: boolean, started: ExposedFolder[]): SessionFacts => ({
+  started: { folders: started },
+  connected: true,
+  era: 'legacy',
+  injectsRoots: false,
+  confined,
+  toldSomeRoots: true,
+  reasks: 'yes',
+});
+
+describe('roots-change policy for servers whose mounts are their grants', () => {
+  it('counts a container and an enforced sandbox, not an advisory or remote server', () => {
+    expect(mountsAreGrants(CONTAINER_CONFINEMENT)).toBe(true);
+    expect(mountsAreGrants({ state: 'enforced', kind: 'bwrap' })).toBe(true);
+    expect(mountsAreGrants({ state: 'advisory', reasonCode: 'remote-server' })).toBe(false);
+    expect(mountsAreGrants(undefined)).toBe(false);
+  });
+
+  it('restarts a container for a new grant, and for a folder moved to another server path; notifies an unconfined one', () => {
+    const container = facts(mountsAreGrants(CONTAINER_CONFINEMENT), [folder('/a')]);
+    expect(decideRootsChange(container, exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
+    expect(decideRootsChange(container, exposure(folder('/a', '/projects/a')))).toEqual({ kind: 'restart', why: 'mounts' });
+    expect(decideRootsChange(facts(false, [folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'notify' });
+  });
+});
