@@ -81,6 +81,7 @@ const advisoryReason: Record<AdvisoryReasonCode, MessageKey> = {
   'sandbox-exec-missing': 'sandbox.reason.sandboxExecMissing',
   'platform-unsupported': 'sandbox.reason.platformUnsupported',
   'remote-server': 'sandbox.reason.remoteServer',
+  container: 'sandbox.reason.container',
 };
 
 const setupReason: Record<SandboxSetupCode, MessageKey> = {

@@ -586,6 +586,7 @@ export const de: Dictionary = {
   'sandbox.reason.sandboxExecMissing': 'sandbox-exec fehlt unter macOS',
   'sandbox.reason.platformUnsupported': 'dieses Betriebssystem hat keine Sandbox, die diese App nutzen kann',
   'sandbox.reason.remoteServer': 'ein entfernter Server, er läuft anderswo hinter seiner URL',
+  'sandbox.reason.container': 'er läuft in einem Container (docker run): seine freigegebenen Ordner werden eingebunden, schreibgeschützt wie freigegeben, aber der Container kann über eigene Argumente mehr einbinden, und die App prüft ihn nicht',
   'sandbox.reason.unknown': 'keine Sandbox anwendbar',
   'sandbox.setup.commandNotFound': 'sein Befehl wurde nicht gefunden',
   'sandbox.setup.npxUnsupported': 'diese npx-Befehlszeile lässt sich nicht außerhalb der Sandbox vorbereiten',

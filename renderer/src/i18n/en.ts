@@ -585,6 +585,7 @@ export const en = {
   'sandbox.reason.sandboxExecMissing': 'macOS sandbox-exec is missing',
   'sandbox.reason.platformUnsupported': 'this OS has no sandbox this app can use',
   'sandbox.reason.remoteServer': 'a remote server, it runs elsewhere behind its URL',
+  'sandbox.reason.container': 'it runs in a container (docker run): its granted folders are mounted into it, read-only as granted, but the container may mount more by its own arguments and the app does not check it',
   'sandbox.reason.unknown': 'no sandbox could be applied',
   'sandbox.setup.commandNotFound': 'its command was not found',
   'sandbox.setup.npxUnsupported': 'this npx command line cannot be prepared outside the sandbox',

@@ -586,6 +586,7 @@ export const zhCN: Dictionary = {
   'sandbox.reason.sandboxExecMissing': 'macOS 缺少 sandbox-exec',
   'sandbox.reason.platformUnsupported': '此操作系统没有本应用可用的沙箱',
   'sandbox.reason.remoteServer': '远程服务器，它在别处的 URL 后运行',
+  'sandbox.reason.container': '它在容器中运行（docker run）：已授权的文件夹按授权（含只读）挂载进去，但容器可通过自身参数挂载更多内容，本应用不检查容器',
   'sandbox.reason.unknown': '无法应用沙箱',
   'sandbox.setup.commandNotFound': '找不到它的命令',
   'sandbox.setup.npxUnsupported': '无法在沙箱外准备这条 npx 命令行',
