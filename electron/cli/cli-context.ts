@@ -53,5 +53,22 @@ export class CliContext {
 }
 
 export function processIo(): CliIo {
+  quietOnClosedPipe();
   return { out: process.stdout, err: process.stderr, stdin: process.stdin, cwd: process.cwd(), home: os.homedir(), env: process.env };
+}
+
+let pipeGuarded = false;
+
+/**
+ * `mcp-roots status | head -1`: once the reader has gone, every further write fails with EPIPE.
+ * That is the reader's choice, not an error of ours: stop quietly, as `ls | head` does, instead
+ * of a Node stack trace. (The proxy's host closing its end means the same: nobody is listening.)
+ */
+function quietOnClosedPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
 }

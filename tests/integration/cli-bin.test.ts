@@ -1,5 +1,6 @@
 // The installed command, `node bin/mcp-roots.js`, in a child process: what a person or a script
 // sees on stdout and stderr, and the exit codes the README documents.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,12 @@ describe('bin/mcp-roots.js', () => {
     expect(help.stdout).toMatch(/^Usage: mcp-roots servers set SERVER \[options\] \[-- COMMAND \[ARG\.\.\.\]\]/);
     expect(help.stdout).toContain('--sharing <state>');
     expect(await runCli(['servers', 'set', '--help'])).toEqual(help);
+  });
+
+  it('stops quietly, exit 0, when the reader of its output has gone (`mcp-roots --help | true`)', async () => {
+    // `true` exits without reading: the help's write meets a closed pipe (EPIPE), not a stack trace.
+    const result = spawnSync('bash', ['-c', `node ${JSON.stringify(path.join(repoRoot, 'bin/mcp-roots.js'))} --help | true; echo "cli=\${PIPESTATUS[0]}" >&2`], { encoding: 'utf8' });
+    expect(result.stderr).toBe('cli=0\n');
   });
 
   it('adds the README\'s servers: --arg values that start with -, and everything after --', async () => {
