@@ -1,5 +1,6 @@
 // Section 10's set-up: one registry shared by many `mcp-roots proxy` processes, each launched the way
-// a host launches it (a stdio child, the compiled entry, no roots capability), each running its own
+// a host launches it (a stdio child running `node bin/mcp-roots.js proxy --config-dir DIR SERVER`,
+// what use-with writes; the compiled CLI; a host without the roots capability), each running its own
 // real server (tests/fixtures/roots-stamp-server.mjs). That server stamps every roots answer on its
 // stderr, which the proxy passes on to the host: the bench learns when a server had its folders
 // from the server itself, without polling it.
@@ -21,7 +22,8 @@ const run = promisify(execFile);
 export const START_TIMEOUT_MS = 180_000;
 export const GRANT_TIMEOUT_MS = 60_000;
 export const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
-export const PROXY_MAIN = path.join(repoRoot, 'dist/electron/proxy/proxy-main.js');
+/** What bin/mcp-roots.js runs: the bench measures the build, not the sources. */
+export const PROXY_MAIN = path.join(repoRoot, 'dist/electron/cli/main.js');
 const CLI = path.join(repoRoot, 'bin/mcp-roots.js');
 
 export const stampServer: StdioTransportConfig = {
@@ -120,7 +122,7 @@ export class ProxiedHost extends EventEmitter<{ stamp: [Stamp] }> {
     this.setMaxListeners(50);
     this.transport = new StdioClientTransport({
       command: process.execPath,
-      args: [PROXY_MAIN, '--config-dir', configDir, server.name],
+      args: [CLI, 'proxy', '--config-dir', configDir, server.name],
       cwd: repoRoot,
       stderr: 'pipe',
     });
