@@ -75,7 +75,7 @@ export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; n
   async open(): Promise<StoreNotice[]> {
     const config = signatureOf(this.configPath);
     const index = this.freshIndex(config);
-    let notices: StoreNotice[] = [];
+    let notices: StoreNotice[];
     const entry = index ? findServerIn(index.servers, this.options.server) : undefined;
     const read = entry ? readServerView(this.options.configDir, entry.id) : undefined;
     if (entry && read?.hash === entry.hash) {

@@ -75,6 +75,10 @@ export function readServerView(configDir: string, serverId: ServerId): { view: S
     if (!read) return undefined;
     const parsed = viewFileSchema.safeParse(JSON.parse(read.text));
     if (!parsed.success || parsed.data.view.server.id !== serverId) return undefined;
+    // The hash must be the body's: a view edited by hand (or by anything but the writer) is not
+    // one, whatever hash it claims, so it can never stand in for config.json.
+    const body = bodyText(read.text, parsed.data.hash);
+    if (body === undefined || hashOfBody(body) !== parsed.data.hash) return undefined;
     return { view: parsed.data.view as ServerView, hash: parsed.data.hash };
   } catch {
     return undefined;
@@ -190,8 +194,8 @@ export class ServerViewsWriter {
   private bodyOf(registry: Registry, server: ServerRecord): { text: string; hash: string; roots: RootRecord[] } {
     const view = viewOf(registry, server.id) as ServerView;
     const body = JSON.stringify(view);
-    const hash = createHash('sha1').update(body).digest('hex');
-    return { text: `{"format":${FORMAT},"hash":"${hash}","view":${body}}`, hash, roots: view.roots };
+    const hash = hashOfBody(body);
+    return { text: `${viewFileHead(hash)}${body}}`, hash, roots: view.roots };
   }
 
   /** Views of servers that are gone, and leftovers of writers that died mid-write. */
@@ -200,6 +204,14 @@ export class ServerViewsWriter {
       if (!keep.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     }
   }
+}
+
+/** A view file is exactly `{"format":1,"hash":"<sha1 of BODY>","view":BODY}`. */
+const viewFileHead = (hash: string) => `{"format":${FORMAT},"hash":"${hash}","view":`;
+const hashOfBody = (body: string) => createHash('sha1').update(body).digest('hex');
+function bodyText(text: string, hash: string): string | undefined {
+  const head = viewFileHead(hash);
+  return text.startsWith(head) && text.endsWith('}') ? text.slice(head.length, -1) : undefined;
 }
 
 /** The roots a view was made of are still the registry's records for its grants (same objects, same order). */
