@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { Registry, ServerId } from '../../shared/domain.js';
 import { SCHEMA_VERSION } from '../../shared/registry-schema.js';
+import { isLockHeld } from './file-lock.js';
 import { FolderWatch } from './folder-watch.js';
 import { CONFIG_FILE, sameSignature, signatureOf, type FileSignature } from './registry-file.js';
 import type { RegistryChange, RegistryModel } from './registry-model.js';
@@ -33,6 +34,14 @@ export interface ServerViewSourceOptions {
 }
 
 const DEFAULT_GRACE_MS = 500;
+/**
+ * The one writer holds the registry lock from config.json to the index, so while a live writer
+ * holds it the index is on its way: a proxy waits for it rather than reading the whole file (on a
+ * loaded machine a writer can be off the CPU for longer than the grace, and twenty proxies then
+ * each read 2 MB for an edit that concerns one). Not forever: a writer that hangs holding the lock
+ * must not keep a proxy on an older, maybe wider, grant.
+ */
+const MAX_WRITER_WAIT_MS = 5000;
 
 export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; notice: [StoreNotice] }> {
   private registry: Registry | undefined;
@@ -46,8 +55,11 @@ export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; n
   private whole: RegistryModel | undefined;
   private reading: Promise<void> | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  /** Since when config.json has been newer than the views (undefined while they describe it). */
+  private staleSince: number | undefined;
   private closed = false;
   private readonly configPath: string;
+  private readonly lockPath: string;
   private readonly graceMs: number;
   private readonly secrets: RegistrySecrets | undefined;
 
@@ -55,6 +67,7 @@ export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; n
     super();
     this.secrets = options.secrets ? new RegistrySecrets(options.secrets) : undefined;
     this.configPath = path.join(options.configDir, CONFIG_FILE);
+    this.lockPath = `${this.configPath}.lock`;
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     this.watch = new FolderWatch(options.configDir, { names: [CONFIG_FILE, VIEWS_INDEX_FILE], pollMs: options.pollMs ?? 2000 });
     const look = () => this.look(false);
@@ -112,26 +125,35 @@ export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; n
     if (index) {
       const entry = index.servers.find((candidate) => candidate.id === this.id);
       if (!entry) {
-        this.seen = config;
+        this.settled(config);
         if (this.registry.servers.length > 0) this.publishView(undefined, undefined, 'external');
         return;
       }
       if (entry.hash === this.hash) {
-        this.seen = config;
+        this.settled(config);
         return;
       }
       const read = readServerView(this.options.configDir, entry.id);
       if (read?.hash === entry.hash) {
-        this.seen = config;
+        this.settled(config);
         this.publishView(read.view, read.hash, 'external');
         return;
       }
       // The view is not the one the index names: a writer is between the two, or it is damaged.
     } else if (sameSignature(config, this.seen)) {
+      this.staleSince = undefined;
       return;
     }
-    if (readWhole) this.readWhole(config);
+    this.staleSince ??= Date.now();
+    const writerAtWork = isLockHeld(this.lockPath) && Date.now() - this.staleSince < MAX_WRITER_WAIT_MS;
+    if (readWhole && !writerAtWork) this.readWhole(config);
     else this.startGrace();
+  }
+
+  /** This version of config.json has been followed (through its view, or by reading it). */
+  private settled(config: FileSignature): void {
+    this.seen = config;
+    this.staleSince = undefined;
   }
 
   private startGrace(): void {
@@ -178,7 +200,7 @@ export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; n
         await this.whole.drained();
       }
       // Whatever came of that version (published, or reported as invalid), it has been followed.
-      this.seen = config;
+      this.settled(config);
     })().finally(() => {
       this.reading = undefined;
       // Changes seen while reading were set aside: look again.

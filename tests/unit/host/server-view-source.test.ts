@@ -248,6 +248,26 @@ describe('ServerViewSource', () => {
       });
     }
 
+    it('a writer that hangs holding the lock after a revoke does not keep the wider grant: config.json is read after a bounded wait', async () => {
+      const configDir = tempDir('config-');
+      const { one, b } = await seed(configDir);
+      await edit(configDir, (editor) => editor.setGrants([one], [b], true));
+      const { source } = await follow(configDir, 'one');
+      expect(holds(source, b)).toBe(true);
+      // A live holder (this very process) that wrote config.json and never gets to the views.
+      const lock = path.join(configDir, `${CONFIG_FILE}.lock`);
+      fs.writeFileSync(lock, String(process.pid));
+      try {
+        const hand = onDisk(configDir);
+        delete hand.grants[one]?.[b];
+        fs.writeFileSync(path.join(configDir, CONFIG_FILE), JSON.stringify(hand, null, 2));
+        await waitFor(() => !holds(source, b), { what: 'the revoke, read from config.json despite the held lock', timeoutMs: 30_000 });
+        expect(seen(source)).toEqual(truth(configDir, one));
+      } finally {
+        fs.rmSync(lock, { force: true });
+      }
+    });
+
     it('a view edited by hand, keeping the hash the index names, is not a view', async () => {
       const configDir = tempDir('config-');
       const { one, b } = await seed(configDir);
