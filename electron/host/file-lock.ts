@@ -69,6 +69,15 @@ function tryAcquire(lockPath: string, staleMs: number): (() => void) | undefined
   }
 }
 
+/**
+ * Whether a writer holds the lock now (a live holder, or one too recent to judge). For readers
+ * that want to know if a writer is mid-flush; it never takes the lock nor waits for it.
+ */
+export function isLockHeld(lockPath: string, staleMs = 10_000): boolean {
+  if (!fs.existsSync(lockPath)) return false;
+  return !isStale(lockPath, staleMs);
+}
+
 const busy = () => new CodedError('store-failed', 'The registry is locked by another process; try again.');
 
 /** Takes the lock (waiting briefly for another holder) and returns the function that releases it. */

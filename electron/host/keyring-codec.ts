@@ -12,7 +12,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireFileLock } from './file-lock.js';
-import { CONFIG_FILE } from './registry-store.js';
+// registry-file, not registry-store: a proxy loads this without the store and its compiled schema.
+import { CONFIG_FILE } from './registry-file.js';
 import { KEYRING_PREFIX, type SecretCodec } from './secret-codec.js';
 
 export const KEYRING_SERVICE = 'MCP Roots Manager';

@@ -8,6 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../../shared/result.js';
 
+/** The registry's file name in the config dir. */
+export const CONFIG_FILE = 'config.json';
+
 /** Far above a registry of 10,000 roots and 100 servers (~3 MB), far below what hurts to read. */
 export const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;
 

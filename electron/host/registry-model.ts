@@ -254,6 +254,7 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
         if (this.readOnlyReason && this.options.role !== 'follower') this.readOnlyReason = undefined;
         this.noticeAll(check.notices);
         this.publish(check.registry, 'external');
+        if (this.options.role !== 'follower' && !this.store.viewsCurrent()) this.refreshViews();
         return;
       case 'io-error':
         // Not recorded as seen: it is read again, soon, and by the next poll at the latest.
@@ -271,6 +272,21 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
         });
       }
     }
+  }
+
+  /** Another process wrote the file without views (a hand edit, an older version): the writer makes them. */
+  private refreshViews(): void {
+    void this.enqueue(async () => {
+      let release: (() => void) | undefined;
+      try {
+        release = await this.store.lock();
+        this.store.refreshViews(this.current);
+      } catch {
+        // Busy or read-only: proxies read config.json itself meanwhile.
+      } finally {
+        release?.();
+      }
+    });
   }
 
   private keepInvalid(text: string | undefined, reason: string): void {

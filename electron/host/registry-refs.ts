@@ -33,12 +33,23 @@ export function findRoot(registry: Registry, ref: string, context: PathContext =
 }
 
 export function findServerRef(registry: Registry, ref: string): ServerRecord {
-  const tiers: (() => ServerRecord[])[] = [
-    () => registry.servers.filter((server) => server.id === ref),
-    () => registry.servers.filter((server) => server.name === ref),
-    () => byPrefix(registry.servers, ref),
-  ];
-  return pick(registry, tiers, ref, 'server');
+  return pick(registry, serverTiers(registry.servers, ref), ref, 'server');
+}
+
+/**
+ * The same rule over any list of servers (a proxy resolves its SERVER in the views' index): the
+ * one match, or undefined when none or several match (findServerRef on the registry then says which).
+ */
+export function findServerIn<T extends { id: string; name: string }>(servers: readonly T[], ref: string): T | undefined {
+  for (const tier of serverTiers(servers, ref)) {
+    const matches = [...new Map(tier().map((match) => [match.id, match])).values()];
+    if (matches.length > 0) return matches.length === 1 ? matches[0] : undefined;
+  }
+  return undefined;
+}
+
+function serverTiers<T extends { id: string; name: string }>(servers: readonly T[], ref: string): (() => T[])[] {
+  return [() => servers.filter((server) => server.id === ref), () => servers.filter((server) => server.name === ref), () => byPrefix(servers, ref)];
 }
 
 function rootsAtPath(registry: Registry, ref: string, context: PathContext, asPath: boolean): RootRecord[] {

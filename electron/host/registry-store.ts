@@ -20,11 +20,12 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { z } from 'zod';
 import type { Notice, Registry } from '../../shared/domain.js';
-import { emptyRegistry, registrySchema } from '../../shared/registry-schema.js';
+import { emptyRegistry, registrySchema, SCHEMA_VERSION } from '../../shared/registry-schema.js';
 import { CodedError } from '../../shared/result.js';
 import { acquireFileLock, acquireFileLockAsync } from './file-lock.js';
 import { isProcessAlive } from './process-alive.js';
 import {
+  CONFIG_FILE,
   copyFileAtomic,
   datedName,
   readRegistryText,
@@ -40,8 +41,9 @@ import { migrateRegistry } from './registry-migrations.js';
 import { RegistrySecrets } from './registry-secrets.js';
 import { serialize, serializeToBuffers } from './registry-serialize.js';
 import type { SecretCodec } from './secret-codec.js';
+import { readViewsIndex, ServerViewsWriter, VIEWS_INDEX_FILE } from './server-views.js';
 
-export const CONFIG_FILE = 'config.json';
+export { CONFIG_FILE };
 export const LAST_GOOD_FILE = 'config.last-good.json';
 
 export type StoreNotice = Omit<Notice, 'id' | 'at'>;
@@ -85,6 +87,8 @@ export class RegistryStore {
   private signature: FileSignature | undefined;
   /** With a codec, secrets are sealed on disk and clear in memory (see registry-secrets.ts). */
   private readonly secrets: RegistrySecrets | undefined;
+  /** Each server's view for its proxy, written after config.json (server-views.ts). */
+  private readonly views: ServerViewsWriter;
   /**
    * The file as last seen was not a valid registry (a hand edit gone wrong): its text, kept so the
    * write that replaces it can back it up first, however long after it was seen.
@@ -98,6 +102,7 @@ export class RegistryStore {
     this.path = path.join(configDir, CONFIG_FILE);
     this.lockPath = `${this.path}.lock`;
     this.secrets = secrets ? new RegistrySecrets(secrets) : undefined;
+    this.views = new ServerViewsWriter(configDir);
   }
 
   /**
@@ -110,7 +115,11 @@ export class RegistryStore {
     removeStaleTemps(this.configDir, `${CONFIG_FILE}.lock`, isProcessAlive);
     const first = this.check(true);
     if (!repair) return this.openWithoutRepair(first);
-    if (first.kind === 'read' && !this.needsWrite(first)) return this.keepLastGood(this.opened(first));
+    removeStaleTemps(this.configDir, VIEWS_INDEX_FILE, isProcessAlive);
+    if (first.kind === 'read' && !this.needsWrite(first)) {
+      this.refreshViewsAtOpen(first.registry);
+      return this.keepLastGood(this.opened(first));
+    }
     let release: (() => void) | undefined;
     try {
       fs.mkdirSync(this.configDir, { recursive: true });
@@ -148,14 +157,16 @@ export class RegistryStore {
   private repairLocked(check: FileCheck): OpenResult {
     switch (check.kind) {
       case 'read': {
-        if (this.needsWrite(check)) this.signature = writeFileAtomicSync(this.path, serialize(this.toDisk(check.registry, check.notices)));
+        if (this.needsWrite(check)) this.writeSync(this.toDisk(check.registry, check.notices));
+        // Views older than the file (a hand edit, a writer that died, a version that wrote none): made anew.
+        else if (!this.viewsCurrent()) this.views.write(this.sealed(check.registry), this.signature as FileSignature, undefined);
         return this.opened(check);
       }
       case 'missing':
       case 'unchanged': {
         const registry = emptyRegistry();
         const notices: StoreNotice[] = [];
-        this.signature = writeFileAtomicSync(this.path, serialize(this.toDisk(registry, notices)));
+        this.writeSync(this.toDisk(registry, notices));
         return { registry, notices };
       }
       case 'io-error':
@@ -165,10 +176,46 @@ export class RegistryStore {
         if (check.error instanceof RegistryContentError && check.error.kind === 'newer') return this.newer(check.error);
         const backup = this.moveAside('config.corrupt');
         const restored = this.lastGoodOrEmpty(check.error.message, backup);
-        this.signature = writeFileAtomicSync(this.path, serialize(this.toDisk(restored.registry, restored.notices)));
+        this.writeSync(this.toDisk(restored.registry, restored.notices));
         return restored;
       }
     }
+  }
+
+  /** Start-up repairs: config.json (synchronously, under the lock), then the views of it. */
+  private writeSync(disk: Registry): void {
+    const previous = this.signature;
+    this.signature = writeFileAtomicSync(this.path, serialize(disk));
+    this.views.write(disk, this.signature, previous);
+  }
+
+  /** The views describe the file as we last read or wrote it. */
+  viewsCurrent(): boolean {
+    const views = readViewsIndex(this.configDir);
+    return views !== undefined && views.index.schemaVersion === SCHEMA_VERSION && sameSignature(views.index.source, this.signature);
+  }
+
+  /** Views older than the file, found at start-up: made anew if the lock comes quickly, else left to the next write. */
+  private refreshViewsAtOpen(registry: Registry): void {
+    if (this.viewsCurrent()) return;
+    let release: (() => void) | undefined;
+    try {
+      release = acquireFileLock(this.lockPath, { timeoutMs: 500 });
+      this.refreshViews(registry);
+    } catch {
+      // Busy or read-only: readers use config.json meanwhile.
+    } finally {
+      release?.();
+    }
+  }
+
+  /**
+   * After another process changed the file (a hand edit writes no views), under the lock the
+   * caller holds: views made anew from `registry`, if the file is still the version it came from.
+   */
+  refreshViews(registry: Registry): void {
+    if (this.check().kind !== 'unchanged' || this.signature === undefined || this.viewsCurrent()) return;
+    this.views.write(this.sealed(registry), this.signature, undefined);
   }
 
   private opened(check: Extract<FileCheck, { kind: 'read' }>): OpenResult {
@@ -289,12 +336,15 @@ export class RegistryStore {
    */
   async write(registry: Registry): Promise<StoreNotice[]> {
     const notices: StoreNotice[] = [];
+    const previous = this.signature;
+    const disk = this.toDisk(registry, notices);
     try {
-      this.signature = await writeFileAtomic(this.path, serializeToBuffers(this.toDisk(registry, notices)));
+      this.signature = await writeFileAtomic(this.path, serializeToBuffers(disk));
       this.invalidOnDisk = undefined;
     } catch (error) {
       throw new CodedError('store-failed', `Could not save the registry: ${(error as Error).message}`);
     }
+    this.views.write(disk, this.signature, previous);
     return notices;
   }
 
@@ -303,6 +353,11 @@ export class RegistryStore {
     const parsed = parseRegistry(raw);
     if (!this.secrets) return { ...parsed, notices: [] };
     return { ...parsed, ...this.secrets.open(parsed.registry) };
+  }
+
+  /** Secrets sealed as on disk, without the notices (the views of a file already written). */
+  private sealed(registry: Registry): Registry {
+    return this.secrets ? this.secrets.seal(registry) : registry;
   }
 
   /** What goes on disk: secrets sealed where the OS allows; what the user should know goes to `notices`. */

@@ -32,7 +32,7 @@ import { ExposureTracker, type ExposureChange } from './exposure-tracker.js';
 import { HostStateView } from './host-state.js';
 import { ProxyWatch } from './proxy-watch.js';
 import { RefetchWaiters } from './refetch-waiters.js';
-import { sandboxSupport } from './sandbox/sandbox-probe.js';
+import { sandboxSupport } from './sandbox/probe-cache.js';
 import { RegistryCommands } from './registry-commands.js';
 import { UndoBook } from './undo-book.js';
 import type { ServerInput, GrantChange } from './registry-edits.js';
@@ -138,8 +138,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.tracker.on('access', () => this.stateView.changed());
     // Accessibility changes arrive here; registry changes are handled in order in registryChanged.
     this.tracker.on('change', (change) => this.exposureChanged(change, new Set()));
-    // The sandbox probe runs a trial bwrap once per process: now, not at the first server's start.
-    void sandboxSupport();
+    // The sandbox probe (a trial bwrap, once per boot): now, not at the first server's start.
+    void sandboxSupport(this.configDir);
     for (const notice of await this.model.open()) this.addNotice(notice);
     this.proxies.on('change', () => this.stateView.changed());
     this.proxies.start();

@@ -332,6 +332,9 @@ export class ServerConnection {
       // A cached era may be stale (the server was upgraded): probe afresh next time.
       this.eraVerdict = undefined;
       this.startedFolders = undefined;
+      // How it ended on its own, read before we close it: our close ends it too, and a server
+      // that hung must read "did not answer in time", not "exited with code 0".
+      const exit = built.exit?.();
       // The child's last stderr lines may still be in the pipe; closing ends it. Capped: a stuck pipe
       // must not hold the failure back.
       await Promise.race([built.transport.close().catch(() => undefined).then(() => streamEnded(built.stderr)), delay(1000)]);
@@ -343,7 +346,7 @@ export class ServerConnection {
           error,
           transport: transport.type,
           ...(transport.type === 'stdio' ? { command: transport.command, cwd: transport.cwd } : { url: transport.url }),
-          exit: built.exit?.(),
+          exit,
           stderr: this.sandbox.stderrTail,
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,
         }),

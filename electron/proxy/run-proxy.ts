@@ -1,16 +1,16 @@
-// `mcp-roots proxy SERVER`: a host launches this in place of the real server. It follows the
-// registry (a reader: it never writes it nor waits for its lock), watches only the folders granted
-// to its one server, starts the real server from its registry config and stands between the two
-// until the host closes stdin. Registry snapshots, not any UI's state, drive it: each one goes
-// through the same roots-change policy as the app's own connections.
+// `mcp-roots proxy SERVER`: a host launches this in place of the real server. It follows its
+// server's part of the registry (a reader: it never writes it nor waits for its lock; it reads its
+// server's view, not the whole file, see server-views.ts), watches only the folders granted to its
+// one server, starts the real server from its registry config and stands between the two until the
+// host closes stdin. Registry snapshots, not any UI's state, drive it: each one goes through the
+// same roots-change policy as the app's own connections.
 import type { Readable, Writable } from 'node:stream';
 import type { Registry, ServerRecord } from '../../shared/domain.js';
 import { toHostError } from '../../shared/result.js';
 import { usesRootPlaceholders } from '../host/argument-injection.js';
 import { ExposureTracker } from '../host/exposure-tracker.js';
-import { findServerRef } from '../host/registry-refs.js';
 import { openRegistryCodec } from '../host/keyring-codec.js';
-import { RegistryModel } from '../host/registry-model.js';
+import { ServerViewSource } from '../host/server-view-source.js';
 import { describeConfigChange, needsRestart } from '../host/roots-change-policy.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
@@ -38,18 +38,17 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
   const log = (line: string) => stderr.write(`[mcp-roots proxy ${options.server}] ${line}\n`);
   const policy = options.rootsPolicy ?? 'registry';
-  const model = new RegistryModel({
+  const model = new ServerViewSource({
     configDir: options.configDir,
-    // Opens what the CLI or the app sealed; a follower never writes, so it never seals.
+    server: options.server,
+    // Opens what the CLI or the app sealed (views hold secrets sealed, as config.json does).
     secrets: await openRegistryCodec(options.configDir),
-    role: 'follower',
-    follow: true,
     ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),
   });
   let record: ServerRecord;
   try {
     for (const notice of await model.open()) log(notice.message);
-    record = findServerRef(model.current, options.server);
+    record = model.current.servers[0] as ServerRecord;
   } catch (error) {
     log(toHostError(error).message);
     await model.close();
@@ -100,7 +99,9 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     else if (change.changed.includes(serverId)) proxy.rootsChanged(tracker.get(serverId));
   };
   const onAccess = () => proxy.rootsChanged(tracker.get(serverId));
+  const onNotice = (notice: { message: string }) => log(notice.message);
   model.on('change', onRegistry);
+  model.on('notice', onNotice);
   tracker.on('change', onAccess);
 
   return new Promise<number>((resolve) => {
@@ -110,6 +111,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       finished = true;
       for (const signal of SIGNALS) process.off(signal, onSignal);
       model.off('change', onRegistry);
+      model.off('notice', onNotice);
       tracker.off('change', onAccess);
       await proxy.close();
       status.remove();

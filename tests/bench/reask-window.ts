@@ -78,14 +78,14 @@ export async function reaskWindow(trials: number): Promise<Figure[]> {
       }
       all.push(...samples);
       figures.push(
-        { id: `reask-${name}-p50`, label: `list_changed → roots/list again, ${name}, p50`, value: percentile(samples, 50), unit: 'ms' },
-        { id: `reask-${name}-max`, label: `… ${name}, max of ${trials}`, value: Math.max(...samples), unit: 'ms' },
+        { id: `reask-${name}-p50`, label: `11. list_changed → roots/list again, ${name}, p50`, value: percentile(samples, 50), unit: 'ms' },
+        { id: `reask-${name}-max`, label: `11. … ${name}, max of ${trials}`, value: Math.max(...samples), unit: 'ms' },
       );
       await host.removeServer(id);
     }
     figures.push({
       id: 'reask-window',
-      label: `re-ask window (DEFAULT_REASK_WINDOW_MS) / slowest re-ask measured`,
+      label: `11. re-ask window (DEFAULT_REASK_WINDOW_MS) / slowest re-ask measured`,
       value: DEFAULT_REASK_WINDOW_MS / Math.max(...all),
       unit: 'x',
       note: `window ${DEFAULT_REASK_WINDOW_MS} ms; slowest re-ask ${Math.max(...all).toFixed(1)} ms of ${all.length}`,

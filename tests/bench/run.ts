@@ -10,6 +10,7 @@ import { registryIo } from './registry-io.js';
 import { rendererScale } from './renderer.js';
 import { rootsAnswer } from './roots-answer.js';
 import { reaskWindow } from './reask-window.js';
+import { proxyFleets } from './proxies.js';
 import { sandboxCost } from './sandbox.js';
 import { isolation } from './isolation.js';
 import { idleMemory, startup } from './startup-memory.js';
@@ -32,6 +33,15 @@ const sections: Section[] = [
   { name: 'sandbox', run: () => sandboxCost(quick ? 10 : 30, quick ? 3 : 10) },
   { name: 'isolation', run: () => isolation(quick ? 40 : 150) },
   { name: 'reask', run: () => reaskWindow(quick ? 10 : 40) },
+  {
+    name: 'proxies',
+    run: () =>
+      proxyFleets(
+        quick
+          ? { rootCounts: [100, 10_000], fleetSizes: [1, 20], singleRepeats: 3, restartGrants: 2, grants: 8, idleWindowMs: 5000 }
+          : { rootCounts: [100, 10_000], fleetSizes: [1, 5, 10, 20], singleRepeats: 5, restartGrants: 5, grants: 20, idleWindowMs: 10_000 },
+      ),
+  },
 ];
 
 const started = Date.now();

@@ -29,7 +29,8 @@ import { planBwrap } from './bwrap-plan.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { locateProgram } from './program-location.js';
-import { sandboxSupport, type SandboxSupport } from './sandbox-probe.js';
+import { sandboxSupport } from './probe-cache.js';
+import type { SandboxSupport } from './sandbox-probe.js';
 import type { GrantedFolder, SandboxMount } from './sandbox-types.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
 import { defaultCheckedDirs, selfCheck } from './self-check.js';
@@ -44,7 +45,7 @@ export interface ConfineOptions {
   /** Override the private folders (default `<dataDir>/sandbox/servers/<serverId>/{home,tmp}`). */
   home?: string | undefined;
   tmp?: string | undefined;
-  /** Default: this process's cached probe. Tests pass a probe made with another PATH or platform. */
+  /** Default: this process's probe (kept for the boot, probe-cache.ts). Tests pass a probe made with another PATH or platform. */
   support?: SandboxSupport | undefined;
   layout?: HostLayout | undefined;
 }
@@ -91,7 +92,7 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
 }
 
 export async function confineStdio(config: StdioTransportConfig, options: ConfineOptions): Promise<ConfinedStdio> {
-  const support = options.support ?? (await sandboxSupport());
+  const support = options.support ?? (await sandboxSupport(options.dataDir));
   const enforcement: SandboxEnforcement = { kind: support.kind, reasonCode: support.reasonCode, reason: support.reason };
   if (support.kind === 'none' || !support.launcher) return advisory(config, enforcement);
 

@@ -131,11 +131,3 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
   if (trial.code !== 0) return { kind: 'none', ...classifyBwrapFailure(trial.stderr), disableUserns: false };
   return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns };
 }
-
-let cached: Promise<SandboxSupport> | undefined;
-
-/** This process's answer, probed once (the first caller pays one trial run, ~10 ms). */
-export function sandboxSupport(): Promise<SandboxSupport> {
-  cached ??= probeSandbox();
-  return cached;
-}
