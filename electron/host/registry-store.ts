@@ -214,7 +214,9 @@ export class RegistryStore {
    * caller holds: views made anew from `registry`, if the file is still the version it came from.
    */
   refreshViews(registry: Registry): void {
-    if (this.check().kind !== 'unchanged' || this.signature === undefined || this.viewsCurrent()) return;
+    // Compared, never check()ed: check() would record a newer file as seen and drop its content,
+    // and the next flush would then write its edits over that file (a lost update).
+    if (this.signature === undefined || !sameSignature(signatureOf(this.path), this.signature) || this.viewsCurrent()) return;
     this.views.write(this.sealed(registry), this.signature, undefined);
   }
 

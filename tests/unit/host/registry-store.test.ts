@@ -30,6 +30,25 @@ function sample(): Registry {
 }
 
 describe('RegistryStore', () => {
+  it('refreshing the views never takes a newer file as seen: the next check still reads it', async () => {
+    const dir = tempDir();
+    const app = new RegistryStore(dir);
+    app.open();
+    const cli = new RegistryStore(dir);
+    cli.open();
+    const one = sample();
+    await cli.write(one);
+    const seen = app.check();
+    expect(seen.kind).toBe('read');
+    // Another process writes again before the app gets to refresh the views of what it saw.
+    const two: Registry = { ...one, servers: [...one.servers, { ...one.servers[0]!, id: 's2', name: 'second' }] };
+    await cli.write(two);
+    app.refreshViews(one);
+    const next = app.check();
+    expect(next.kind).toBe('read');
+    expect(next.kind === 'read' && next.registry.servers.map((server) => server.name)).toEqual(['fs', 'second']);
+  });
+
   it('creates an empty registry on first open and round-trips a write', async () => {
     const dir = tempDir();
     const store = new RegistryStore(dir);
