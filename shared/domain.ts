@@ -208,6 +208,15 @@ export interface RootView extends RootRecord {
   isLink: boolean;
 }
 
+/** A granted folder that its server sees at another path (its pathMap): both paths, and the URI it is told. */
+export interface MappedFolderView {
+  rootId: RootId;
+  /** The path in the server's own file system (a container's, WSL's). */
+  serverPath: string;
+  /** What the server is told for it (`file:///projects/proj`). */
+  uri: string;
+}
+
 export interface ServerView extends ServerRecord {
   status: ServerStatus;
   grantedRootIds: RootId[];
@@ -217,6 +226,8 @@ export interface ServerView extends ServerRecord {
   effectiveRootIds: RootId[];
   /** Folders its command line or env names (they bypass roots; confined, it reaches them only if granted). */
   argumentFolders: ArgumentFolderView[];
+  /** Its granted folders that its pathMap maps: the detail shows both paths. Empty without a pathMap. */
+  mappedFolders: MappedFolderView[];
   /** Where each of its secrets (env, headers, URL credentials) is kept. */
   secrets?: SecretPlacement[] | undefined;
 }

@@ -3,7 +3,7 @@
 // and appears in `servers set`, its help and shell completion at once.
 import path from 'node:path';
 import { serverInputSchema, serverPatchSchema } from '../../shared/contract.js';
-import type { HttpTransportConfig, StdioTransportConfig, TransportConfig } from '../../shared/domain.js';
+import type { HttpTransportConfig, PathMapping, StdioTransportConfig, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { UsageError } from './exit-codes.js';
 import type { ServerInput } from './registry-session.js';
@@ -123,6 +123,35 @@ function editHttp(current: TransportConfig, flags: TransportEditFlags): Transpor
   }
   applyPairs(next.headers, flags.header, flags.unsetHeader, ':', '--header', 'headers', changes);
   return changes.length > 0 ? { transport: next, changes } : undefined;
+}
+
+/**
+ * `servers set --map HOST=SERVER --unmap HOST`: the server's path map with the flags applied (a
+ * host folder mapped again replaces its mapping); undefined when neither flag is given. HOST is a
+ * folder as typed (., ~, relative), SERVER the path the server sees it at, as typed.
+ */
+export function editPathMap(
+  current: readonly PathMapping[] | undefined,
+  map: readonly string[] | undefined,
+  unmap: readonly string[] | undefined,
+  context: PathContext,
+): { pathMap: PathMapping[]; changes: string[] } | undefined {
+  if (!map?.length && !unmap?.length) return undefined;
+  const next = new Map((current ?? []).map((mapping) => [mapping.hostPath, mapping.serverPath]));
+  const changes: string[] = [];
+  for (const host of unmap ?? []) {
+    const hostPath = folder(host, context);
+    changes.push(next.delete(hostPath) ? `${hostPath} no longer mapped` : `${hostPath} was not mapped`);
+  }
+  for (const item of map ?? []) {
+    const at = item.indexOf('=');
+    if (at <= 0 || at === item.length - 1) throw new UsageError(`--map takes HOST=SERVER (a folder here, the path the server sees it at), got "${item}".`);
+    const hostPath = folder(item.slice(0, at), context);
+    const serverPath = item.slice(at + 1);
+    next.set(hostPath, serverPath);
+    changes.push(`${hostPath} seen at ${serverPath}`);
+  }
+  return { pathMap: [...next].map(([hostPath, serverPath]) => ({ hostPath, serverPath })), changes };
 }
 
 /** Checks a whole server (add) or a change (set) against the contract's own schema. */

@@ -8,6 +8,7 @@ import type {
   GrantMode,
   HostEnvironment,
   HostState,
+  MappedFolderView,
   Notice,
   ProxiedSession,
   Registry,
@@ -18,6 +19,7 @@ import type {
   ServerStatus,
   ServerView,
 } from '../../shared/domain.js';
+import { mapToServer, serverPathToUri } from './path-map.js';
 import { maskTransport } from '../../shared/secrets.js';
 import { argumentFolderViews } from './argument-folder-views.js';
 import type { Exposure } from './exposure.js';
@@ -41,6 +43,19 @@ export interface StateSources {
 /** What a server's status is when nothing in this process runs it (disabled, or a CLI's view). */
 export const NOT_RUNNING: ServerStatus = Object.freeze({ state: 'disabled', rootsRequestCount: 0, listChangedCount: 0 });
 
+/** Each granted folder the server's pathMap maps, with the path and URI it is told (path-map.ts decides). */
+function mappedFolderViews(server: Registry['servers'][number], registry: Registry): MappedFolderView[] {
+  if (!server.pathMap || server.pathMap.length === 0) return [];
+  const granted = registry.grants[server.id] ?? {};
+  const views: MappedFolderView[] = [];
+  for (const root of registry.roots) {
+    if (!(root.id in granted)) continue;
+    const serverPath = mapToServer(root.canonicalPath, server.pathMap);
+    if (serverPath !== undefined) views.push({ rootId: root.id, serverPath, uri: serverPathToUri(serverPath) });
+  }
+  return views;
+}
+
 export function buildHostState(sources: StateSources, revision: number): HostState {
   const registry = sources.registry();
   const servers: ServerView[] = registry.servers.map((server) => ({
@@ -51,6 +66,7 @@ export function buildHostState(sources: StateSources, revision: number): HostSta
     ...grantedIds(registry.grants[server.id]),
     effectiveRootIds: [...sources.exposure(server.id).rootIds],
     argumentFolders: argumentFolderViews(server.transport, registry.roots, registry.grants[server.id]),
+    mappedFolders: mappedFolderViews(server, registry),
   }));
   return {
     revision,

@@ -45,7 +45,10 @@ describe('the era and the re-read note in the server detail', () => {
     await page.getByRole('navigation', { name: 'Servers' }).getByRole('button', { name: /asks-once/ }).click();
     const note = page.getByText('Restarts to apply changes: it does not re-read its folders', { exact: true });
     await note.waitFor({ timeout: 60_000 });
-    await expect(page.getByText('speaks only the 2025 protocol', { exact: true }).count()).resolves.toBe(1);
+    // The page may still show the restart's 'connecting' (no session, so no era yet): wait for the session.
+    const why = page.getByText('speaks only the 2025 protocol', { exact: true });
+    await why.waitFor({ timeout: 60_000 });
+    await expect(why.count()).resolves.toBe(1);
 
     for (const viewport of [
       { width: 800, height: 600 },

@@ -77,8 +77,10 @@ describe('server detail', () => {
 
     await session.serve.close();
     await page.getByText('Lost the connection to the roots host').waitFor({ timeout: 15_000 });
-    await page.locator('.server-detail').getByText('Unknown', { exact: true }).waitFor();
-    await page.getByRole('navigation', { name: 'Servers' }).getByText('Unknown', { exact: true }).waitFor();
+    // Both of the detail's badges: the connection's state and how the server is confined.
+    await page.locator('.server-detail').getByTestId('confinement').getByText('Unknown', { exact: true }).waitFor();
+    await expect(page.locator('.server-detail').getByText('Unknown', { exact: true }).count()).resolves.toBe(2);
+    await page.getByRole('navigation', { name: 'Servers' }).getByText('Unknown', { exact: true }).first().waitFor();
     expect(await page.getByText('Disabled', { exact: true }).count()).toBe(0);
     await page.getByRole('tab', { name: /Folders/ }).click();
     await page.getByRole('table', { name: 'Folders' }).getByText('Unknown', { exact: true }).waitFor();

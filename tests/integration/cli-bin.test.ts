@@ -41,6 +41,20 @@ describe('bin/mcp-roots.js', () => {
     ]);
   });
 
+  it('maps a folder to the path the server sees it at, and unmaps it (servers set --map / --unmap)', async () => {
+    const configDir = tempDir('bin-map-');
+    const here = tempDir('bin-map-cwd-');
+    const env = { ...process.env, MCP_ROOTS_CONFIG_DIR: configDir };
+    expect((await runCli(['servers', 'add', 'box', '--', 'docker', 'run', '-i', 'some/image'], { env })).code).toBe(0);
+    const mapped = await runCli(['servers', 'set', 'box', '--map', 'proj=/projects/proj'], { env, cwd: here });
+    expect(mapped).toEqual({ code: 0, stdout: `box: ${path.join(here, 'proj')} seen at /projects/proj\n`, stderr: '' });
+    const pathMapOf = async () => (JSON.parse((await runCli(['servers', 'list', '--json'], { env })).stdout) as { pathMap?: unknown }[])[0]?.pathMap;
+    expect(await pathMapOf()).toEqual([{ hostPath: path.join(here, 'proj'), serverPath: '/projects/proj' }]);
+    expect((await runCli(['servers', 'set', 'box', '--unmap', path.join(here, 'proj')], { env })).stdout).toBe(`box: ${path.join(here, 'proj')} no longer mapped\n`);
+    expect(await pathMapOf()).toEqual([]);
+    expect(await runCli(['servers', 'set', 'box', '--map', '/projects/proj'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--map takes HOST=SERVER') });
+  });
+
   it('exits 2 with one line and a pointer for a usage error, with a suggestion where one fits', async () => {
     expect(await runCli(['sevrers', 'list'])).toEqual({ code: 2, stdout: '', stderr: "mcp-roots: unknown command 'sevrers' (did you mean servers?)\nRun 'mcp-roots --help' for usage.\n" });
     expect(await runCli(['servers', 'add', 'x', '--arg'])).toEqual({ code: 2, stdout: '', stderr: "mcp-roots: option '--arg <arg>' argument missing\nRun 'mcp-roots servers add --help' for usage.\n" });

@@ -21,6 +21,7 @@ const server = (transport: ServerView['transport']): ServerView => ({
   grantedRootIds: [],
   readOnlyRootIds: [],
   argumentFolders: [],
+  mappedFolders: [],
   effectiveRootIds: [],
 });
 

@@ -6,7 +6,7 @@ import { formatServers } from '../format.js';
 import type { ServerInput } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
 import { findServerRef } from '../../host/registry-refs.js';
-import { checkedServer, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
+import { checkedServer, editPathMap, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
 import { registryShortIds } from '../../host/short-ids.js';
 import { collect, GROUP, jsonOption } from './collect.js';
 
@@ -22,6 +22,8 @@ interface SetOptions extends Omit<TransportEditFlags, 'cwd' | 'noCwd'> {
   name?: string;
   cwd?: string | false;
   json?: boolean;
+  map?: string[];
+  unmap?: string[];
   [setting: string]: unknown;
 }
 
@@ -66,6 +68,8 @@ export function addServerCommands(program: Command, context: CliContext): void {
     .option('--unset-env <key>', 'remove an env variable (repeatable)', collect)
     .option('--no-cwd', 'run it in the default folder again')
     .option('--unset-header <key>', 'remove a header (repeatable)', collect)
+    .option('--map <host=server>', 'tell it a folder at the path it sees it at, e.g. in a container (repeatable)', collect)
+    .option('--unmap <host>', 'tell it that folder at its own path again (repeatable)', collect)
     .addOption(jsonOption())
     .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
     .action((ref: string, words: string[], options: SetOptions) => setServer(context, ref, words, options));
@@ -131,6 +135,11 @@ async function setServer(context: CliContext, ref: string, words: string[], opti
     if (edit) {
       patch.transport = edit.transport;
       said.push(...edit.changes.map((change) => (change.includes(' ') ? change : `${change} changed`)));
+    }
+    const mapEdit = editPathMap(server.pathMap, options.map, options.unmap, context.pathContext);
+    if (mapEdit) {
+      patch.pathMap = mapEdit.pathMap;
+      said.push(...mapEdit.changes);
     }
     if (said.length === 0) throw new UsageError('Nothing to change: give at least one option.');
     await session.updateServer(server.id, checkedServer(patch, true));

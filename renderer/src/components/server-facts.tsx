@@ -22,6 +22,8 @@ export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerV
   const running = server.enabled && status.state !== 'disabled';
   const dash = <span className="muted">—</span>;
   const effective = new Set(server.effectiveRootIds);
+  // A mapped folder is told at the server's own path: its URI names that path, not the host's.
+  const mappedByUri = new Map(server.mappedFolders.map((mapped) => [mapped.uri, rootsById.get(mapped.rootId)]));
   const hidden = server.grantedRootIds.filter((id) => !effective.has(id));
 
   const hiddenReason = (root: RootView | undefined): string => {
@@ -76,6 +78,27 @@ export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerV
           )}
         </dd>
       </div>
+      {server.mappedFolders.length > 0 && (
+        <div className="facts__item facts__item--wide" data-testid="mapped-folders">
+          <dt>{t('servers.factMapped')}</dt>
+          <dd>
+            <ul className="facts__uris" aria-label={t('servers.factMapped')}>
+              {server.mappedFolders.map((mapped) => {
+                const root = rootsById.get(mapped.rootId);
+                return (
+                  <li key={mapped.rootId}>
+                    {root && <span className="facts__rootname">{root.name} </span>}
+                    <span className="mono">{root?.path ?? mapped.rootId}</span>
+                    <span aria-hidden="true"> → </span>
+                    <span className="visually-hidden"> {t('servers.mappedTo')} </span>
+                    <span className="mono">{mapped.serverPath}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          </dd>
+        </div>
+      )}
       {(server.secrets ?? []).length > 0 && <SecretFacts secrets={server.secrets ?? []} />}
       {status.limited && (
         <div className="facts__item facts__item--wide" data-testid="limited-fact">
@@ -106,7 +129,7 @@ export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerV
                 {last.uris.length > 0 && (
                   <ul className="facts__uris" aria-label={t('servers.answerList')}>
                     {last.uris.map((uri) => {
-                      const root = rootsByUri.get(uri);
+                      const root = rootsByUri.get(uri) ?? mappedByUri.get(uri);
                       return (
                         <li key={uri} title={uri}>
                           {root && <span className="facts__rootname">{root.name} </span>}

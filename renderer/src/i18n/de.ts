@@ -164,6 +164,8 @@ export const de: Dictionary = {
   'servers.requestCount': { one: '{count} Anfrage', other: '{count} Anfragen' },
   'servers.listChangedCount': { one: '{count} Änderungsmeldung gesendet', other: '{count} Änderungsmeldungen gesendet' },
   'servers.factSees': 'Erhält jetzt',
+  'servers.factMapped': 'Pfade, unter denen er sie sieht',
+  'servers.mappedTo': 'vom Server gesehen unter',
   'servers.seesOfGranted': '{count} von {granted} freigegebenen Ordnern',
   'servers.factLastRequest': 'Letzte Roots-Anfrage',
   'servers.factNpx': 'npx',

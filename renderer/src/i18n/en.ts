@@ -162,6 +162,8 @@ export const en = {
   'servers.requestCount': { one: '{count} request', other: '{count} requests' },
   'servers.listChangedCount': { one: '{count} change notice sent', other: '{count} change notices sent' },
   'servers.factSees': 'Given now',
+  'servers.factMapped': 'Paths it sees them at',
+  'servers.mappedTo': 'seen by the server at',
   'servers.seesOfGranted': '{count} of {granted} shared folders',
   'servers.factLastRequest': 'Last roots request',
   'servers.factNpx': 'npx',

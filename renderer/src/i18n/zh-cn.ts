@@ -164,6 +164,8 @@ export const zhCN: Dictionary = {
   'servers.requestCount': { other: '{count} 次请求' },
   'servers.listChangedCount': { other: '已发送 {count} 次变更通知' },
   'servers.factSees': '当前提供',
+  'servers.factMapped': '它看到的路径',
+  'servers.mappedTo': '服务器看到的路径为',
   'servers.seesOfGranted': '已共享 {granted} 个中的 {count} 个',
   'servers.factLastRequest': '最近一次根目录请求',
   'servers.factNpx': 'npx',
