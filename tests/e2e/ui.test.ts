@@ -66,6 +66,10 @@ describe('browser UI', () => {
 
     // A reload carries no token at all: the cookie alone connects, and state keeps arriving.
     await page.reload();
+    // Connected again (the empty screen is drawn from the socket's first snapshot) before the change,
+    // so the row proves a later change arrives; and the first screen stays Folders (with a folder
+    // already there, the app would open on Access).
+    await page.getByRole('heading', { name: 'No folders yet' }).waitFor();
     const folder = tempDir('mcp-roots-ui-cookie-');
     await host.addRoots([folder]);
     await page.getByRole('row', { name: new RegExp(path.basename(folder)) }).waitFor();

@@ -17,7 +17,10 @@ export function AppTabs({ tabs, current, onChange }: { tabs: TabInfo[]; current:
   const { t } = useI18n();
   const refs = useRef(new Map<TabId, HTMLButtonElement>());
   const onKeyDown = (event: KeyboardEvent) => {
-    const index = tabs.findIndex((tab) => tab.id === current);
+    // Arrows move from the tab that has focus (which a click elsewhere may have left unselected),
+    // as the ARIA tabs pattern says; the selected tab is only the fallback.
+    const focused = tabs.findIndex((tab) => refs.current.get(tab.id) === event.target);
+    const index = focused >= 0 ? focused : tabs.findIndex((tab) => tab.id === current);
     const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     let next: number;
     if (delta) next = (index + delta + tabs.length) % tabs.length;
