@@ -341,6 +341,7 @@ export type ActivityCode =
   | 'restart-mounts'
   | 'restart-forget'
   | 'restart-reask'
+  | 'restart-retry'
   | 'config-enabled'
   | 'config-disabled'
   | 'config-sharing-on'

@@ -17,6 +17,7 @@ const EXACT = new Map<string, ActivityCode>([
   [RESTART_REASONS.mounts, 'restart-mounts'],
   [RESTART_REASONS.forget, 'restart-forget'],
   [RESTART_REASONS.reask, 'restart-reask'],
+  [RESTART_REASONS.retry, 'restart-retry'],
   ['Enabled.', 'config-enabled'],
   ['Disabled.', 'config-disabled'],
   ['Roots sharing turned on.', 'config-sharing-on'],

@@ -19,6 +19,11 @@ export interface SessionFacts {
   toldSomeRoots: boolean;
   /** Learned from the server: does it ask again after list_changed? */
   reasks: 'yes' | 'no' | 'unknown';
+  /**
+   * It failed and waits for its next retry (the backoff reaches 30 s). A change to its folders is
+   * often the fix (the sandbox blocked a path it needed), so it is retried at once.
+   */
+  waitingToRetry: boolean;
 }
 
 export type RestartWhy =
@@ -29,7 +34,9 @@ export type RestartWhy =
   /** Its last folder was revoked, and an empty list does not revoke it everywhere. */
   | 'forget'
   /** It does not ask again after list_changed: only a new session makes it ask. */
-  | 'reask';
+  | 'reask'
+  /** It failed and was waiting to be retried: its new folders may be what it lacked. */
+  | 'retry';
 
 export type RootsAction = { kind: 'none' } | { kind: 'notify' } | { kind: 'restart'; why: RestartWhy };
 
@@ -49,8 +56,9 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
     if (!facts.started) return after.folders.length > 0 ? restart('arguments') : NONE;
     return samePaths(facts.started.folders, after.folders) ? NONE : restart('arguments');
   }
-  // Nothing runs: the next start reads the newest folders.
-  if (!facts.started) return NONE;
+  // Nothing runs: the next start reads the newest folders. One that failed starts now, not after
+  // its backoff: a grant is often the person's answer to the failure.
+  if (!facts.started) return facts.waitingToRetry ? restart('retry') : NONE;
   // A revoke is only real for a confined server once its mounts are gone, and a grant only reachable once mounted.
   if (facts.confined && !sameMounts(facts.started.folders, after.folders)) return restart('mounts');
   // Still starting: it asks during its handshake and reads the newest list. 2026-07-28 sessions
@@ -92,6 +100,7 @@ export const RESTART_REASONS: Record<RestartWhy, string> = {
   mounts: 'Restarted so its sandbox (or container) holds exactly the new folders.',
   forget: 'Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).',
   reask: 'Restarted to apply the change: it does not re-read its folders after being told they changed.',
+  retry: 'Retried now, without waiting for the next attempt: its folders changed since it failed.',
 };
 
 function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {

@@ -195,6 +195,7 @@ export class ServerConnection {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
+      waitingToRetry: this.status.nextRetryAt !== undefined && this.client === undefined,
     };
   }
 

@@ -137,6 +137,8 @@ export class RootsProxy {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
+      // A proxy does not retry a failed server (its host restarts the proxy): nothing waits here.
+      waitingToRetry: false,
     };
   }
 

@@ -10,7 +10,7 @@ import { InPlaceStdioClientTransport } from '../../electron/host/transport-facto
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { anyPathServer } from '../support/confined-client.js';
 import { addConnectedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
-import { removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
+import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const support = await probeSandbox();
@@ -92,6 +92,31 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     await waitFor(() => host.getState().servers.find((view) => view.id === server.id)?.status.state === 'connected', { what: 'connected' });
     expect(host.getState().servers.find((view) => view.id === server.id)?.status.confinement).toMatchObject({ state: 'off' });
     expect(await callText(host, server.id, 'read', { path: outside.file })).toBe('readable without sandbox');
+  });
+
+  it('starts a server that failed on a folder outside its grants as soon as another process grants it, not after its backoff', async () => {
+    // The next retry is ten minutes away: only the grant itself can bring the server up in time.
+    const host = await startHost({ connection: { reconnectDelaysMs: [600_000] } });
+    const project = folderWith('project', 'needed');
+    const server = await host.addServer({
+      name: 'fs-args',
+      transport: { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, project.dir], env: {} },
+      enabled: true,
+      sharing: true,
+    });
+    const view = () => host.getState().servers.find((entry) => entry.id === server.id);
+    await waitFor(() => view()?.status.confinement?.blocked?.folder === project.dir && view()?.status.nextRetryAt !== undefined, {
+      what: 'the server to fail on the folder it was not granted, and wait for its retry',
+      timeoutMs: 30_000,
+    });
+
+    await editRegistry(host.configDir, async (editor) => {
+      const { added } = await editor.addRoots([project.dir]);
+      await editor.setGrants([server.id], [added[0]?.id as string], true);
+    });
+    await waitFor(() => view()?.status.state === 'connected', { what: 'the server to start with its new grant', timeoutMs: 30_000 });
+    expect(await callText(host, server.id, 'read_text_file', { path: project.file })).toBe('needed');
+    expect(host.getState().servers.find((entry) => entry.id === server.id)?.status.confinement).toMatchObject({ state: 'enforced' });
   });
 });
 

@@ -21,6 +21,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'restart-mounts': 'activityMsg.restartMounts',
   'restart-forget': 'activityMsg.restartForget',
   'restart-reask': 'activityMsg.restartReask',
+  'restart-retry': 'activityMsg.restartRetry',
   'config-enabled': 'activityMsg.configEnabled',
   'config-disabled': 'activityMsg.configDisabled',
   'config-sharing-on': 'activityMsg.configSharingOn',

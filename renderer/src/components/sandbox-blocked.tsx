@@ -27,11 +27,12 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
   // Already granted as asked (the state is newer than the failure): only the other way out is left.
   const folderRoot = roots.find((root) => root.path === blocked.folder || root.canonicalPath === blocked.folder);
   const alreadyGranted = folderRoot !== undefined && server.grantedRootIds.includes(folderRoot.id) && (blocked.kind !== 'read-only-grant' || !server.readOnlyRootIds.includes(folderRoot.id));
-  // The server failed and waits for its next retry (up to 30 s away): granting is the fix the person
-  // chose, so it is retried now rather than after the backoff.
+  // A server waiting for its next retry is restarted by the grant itself (the roots-change policy's
+  // 'retry'). One that failed for good (no retry due) is not: granting is the fix the person chose,
+  // so it is started again here.
   const grantAndRetry = async () => {
     const granted = await grant.run(server.id, blocked.folder, blocked.kind === 'read-only-grant' ? 'read-write' : undefined);
-    if (granted.ok && server.status.state !== 'connected') await reconnect.run({ serverId: server.id });
+    if (granted.ok && server.status.state !== 'connected' && server.status.nextRetryAt === undefined) await reconnect.run({ serverId: server.id });
   };
   return (
     <div className="callout callout--warning sandbox-blocked" role="status" data-testid="sandbox-blocked">

@@ -540,6 +540,7 @@ export const de: Dictionary = {
   'activityMsg.restartMounts': 'Neu gestartet, damit seine Sandbox genau die neuen Ordner enthält.',
   'activityMsg.restartForget': 'Neu gestartet, damit er seinen letzten Ordner vergisst (eine leere Liste allein entzieht ihn nicht überall).',
   'activityMsg.restartReask': 'Neu gestartet, um die Änderung anzuwenden: Er liest seine Ordner nach einer Änderungsmitteilung nicht neu.',
+  'activityMsg.restartRetry': 'Sofort erneut gestartet, ohne auf den nächsten Versuch zu warten: Seine Ordner haben sich seit dem Fehler geändert.',
   'activityMsg.configEnabled': 'Eingeschaltet.',
   'activityMsg.configDisabled': 'Ausgeschaltet.',
   'activityMsg.configSharingOn': 'Ordnerfreigabe eingeschaltet.',

@@ -538,6 +538,7 @@ export const en = {
   'activityMsg.restartMounts': 'Restarted so its sandbox holds exactly the new folders.',
   'activityMsg.restartForget': 'Restarted so it forgets its last folder (an empty list alone does not revoke it everywhere).',
   'activityMsg.restartReask': 'Restarted to apply the change: it does not re-read its folders after being told they changed.',
+  'activityMsg.restartRetry': 'Retried now, without waiting for the next attempt: its folders changed since it failed.',
   'activityMsg.configEnabled': 'Switched on.',
   'activityMsg.configDisabled': 'Switched off.',
   'activityMsg.configSharingOn': 'Folder sharing turned on.',

@@ -540,6 +540,7 @@ export const zhCN: Dictionary = {
   'activityMsg.restartMounts': '已重新启动，使其沙箱正好包含新的文件夹。',
   'activityMsg.restartForget': '已重新启动，使它忘记最后一个文件夹（仅发送空列表并不能在所有服务器上撤销）。',
   'activityMsg.restartReask': '已重新启动以应用更改：被告知变化后它不会重新读取文件夹。',
+  'activityMsg.restartRetry': '已立即重试，未等待下一次尝试：它的文件夹在失败后已更改。',
   'activityMsg.configEnabled': '已开启。',
   'activityMsg.configDisabled': '已关闭。',
   'activityMsg.configSharingOn': '已开启文件夹共享。',

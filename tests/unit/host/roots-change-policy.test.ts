@@ -20,6 +20,7 @@ const facts = (confined: boolean, started: ExposedFolder[]): SessionFacts => ({
   confined,
   toldSomeRoots: true,
   reasks: 'yes',
+  waitingToRetry: false,
 });
 
 describe('roots-change policy for servers whose mounts are their grants', () => {
@@ -35,5 +36,13 @@ describe('roots-change policy for servers whose mounts are their grants', () => 
     expect(decideRootsChange(container, exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
     expect(decideRootsChange(container, exposure(folder('/a', '/projects/a')))).toEqual({ kind: 'restart', why: 'mounts' });
     expect(decideRootsChange(facts(false, [folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'notify' });
+  });
+
+  it('retries a failed server at once when its folders change, and leaves one that is not waiting alone', () => {
+    const failed: SessionFacts = { ...facts(true, []), started: undefined, connected: false, era: undefined, waitingToRetry: true };
+    expect(decideRootsChange(failed, exposure(folder('/a')))).toEqual({ kind: 'restart', why: 'retry' });
+    // A revoke too: whatever it waits with, the next start would read the newest folders anyway.
+    expect(decideRootsChange(failed, exposure())).toEqual({ kind: 'restart', why: 'retry' });
+    expect(decideRootsChange({ ...failed, waitingToRetry: false }, exposure(folder('/a')))).toEqual({ kind: 'none' });
   });
 });
