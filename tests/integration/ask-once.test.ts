@@ -42,6 +42,12 @@ describe('a server that asks for its roots once', () => {
     const status = () => host.getState().servers.find((server) => server.id === id)?.status;
     await waitFor(() => status()?.state === 'connected', { what: 'connected' });
     const told = async () => JSON.parse(await callText(host, id, 'last-roots')) as Told;
+    // Each wait spans a restart (the old process closed, a new one spawned and initialized): slow on a
+    // loaded machine, so generous, and a timeout shows what the server went through.
+    const patience = {
+      timeoutMs: 60_000,
+      explain: () => `activity:\n${host.activity(id).map((entry) => `  ${new Date(entry.at).toISOString()} ${entry.kind}: ${entry.message}`).join('\n')}`,
+    };
 
     // Its first tool call makes it ask: nothing granted, so [] and a consent prompt.
     expect(await told()).toEqual({ asked: 1, uris: [] });
@@ -49,7 +55,7 @@ describe('a server that asks for its roots once', () => {
 
     // The person grants a folder: list_changed goes out, no roots/list follows, so it is restarted.
     await host.setGrants([id], [rootA], true);
-    await waitFor(async () => JSON.stringify((await told()).uris) === JSON.stringify([pathToFileURL(a).href]), { what: 'the grant to reach it' });
+    await waitFor(async () => JSON.stringify((await told()).uris) === JSON.stringify([pathToFileURL(a).href]), { what: 'the grant to reach it', ...patience });
     expect(status()?.rereadsRoots).toBe(false);
     expect(host.getState().consentRequests).toEqual([]);
     const notes = host.activity(id).filter((entry) => entry.message.startsWith(REREADS_NOTE));
@@ -59,7 +65,7 @@ describe('a server that asks for its roots once', () => {
     const restartsBefore = host.activity(id).filter((entry) => entry.kind === 'restart').length;
     await host.setGrants([id], [rootA], false);
     await host.setGrants([id], [rootB], true);
-    await waitFor(async () => JSON.stringify((await told()).uris) === JSON.stringify([pathToFileURL(b).href]), { what: 'the revoke to reach it' });
+    await waitFor(async () => JSON.stringify((await told()).uris) === JSON.stringify([pathToFileURL(b).href]), { what: 'the revoke to reach it', ...patience });
     expect(host.activity(id).filter((entry) => entry.kind === 'restart').length).toBeGreaterThan(restartsBefore);
     expect(host.activity(id).filter((entry) => entry.message.startsWith(REREADS_NOTE))).toHaveLength(1);
     expect(host.activity(id).filter((entry) => entry.kind === 'error')).toEqual([]);

@@ -2,7 +2,18 @@
 // generous on purpose: it only decides how long a failing test takes, and a loaded machine is slow.
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
-  { timeoutMs = 20_000, intervalMs = 25, what = 'condition' } = {},
+  {
+    timeoutMs = 20_000,
+    intervalMs = 25,
+    what = 'condition',
+    explain,
+  }: {
+    timeoutMs?: number;
+    intervalMs?: number;
+    what?: string;
+    /** More to say when it times out (a server's activity log): a failure in CI must explain itself. */
+    explain?: () => string;
+  } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -15,7 +26,8 @@ export async function waitFor<T>(
       last = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      const context = explain ? `\n${explain()}` : '';
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}${context}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
