@@ -4,11 +4,11 @@
 import { useId } from 'react';
 import type { HostError } from '../../../shared/result.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
 import { GrantSample, ModeSample } from './grant-toggle.js';
 import { SearchIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
-import { ROOT_SORTS, type RootSort } from './matrix-view.js';
+import type { RootSort } from './matrix-view.js';
+import { RootSortSelect } from './root-sort-select.js';
 
 export interface MatrixToolbarProps {
   filter: string;
@@ -34,14 +34,6 @@ export interface MatrixToolbarProps {
   onDismissBulkError(): void;
 }
 
-export const SORT_LABELS: Record<RootSort, MessageKey> = {
-  added: 'sort.added',
-  name: 'sort.name',
-  path: 'sort.path',
-  shared: 'sort.shared',
-  problems: 'sort.problems',
-};
-
 export function MatrixToolbar(props: MatrixToolbarProps) {
   const { t } = useI18n();
   const id = useId();
@@ -63,16 +55,7 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
           onChange={props.onServerFilter}
           className="matrix-toolbar__serverfilter"
         />
-        <label className="matrix-toolbar__sort">
-          <span className="matrix-toolbar__sortlabel">{t('sort.label')}</span>
-          <select className="select" value={props.sort} onChange={(event) => props.onSort(event.target.value as RootSort)}>
-            {ROOT_SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {t(SORT_LABELS[sort])}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RootSortSelect value={props.sort} onChange={props.onSort} />
         <label className="checkbox-label matrix-toolbar__shared">
           <input type="checkbox" className="checkbox" checked={props.sharedOnly} onChange={(event) => props.onSharedOnly(event.target.checked)} />
           {t('matrix.sharedOnly')}

@@ -112,7 +112,7 @@ export const de: Dictionary = {
   'matrix.failedRevoke': 'Freigabe von {root} für {server} konnte nicht beendet werden:',
   'matrix.failedSharing': 'Freigabe für {server} konnte nicht geändert werden:',
   'matrix.filterLabel': 'Ordner filtern',
-  'matrix.filterPlaceholder': 'Ordner nach Name oder Pfad filtern',
+  'matrix.filterPlaceholder': 'Ordner: Name oder Pfad',
   'matrix.bulkGroup': 'Mehrere auf einmal ändern',
   'matrix.selectHint': 'Wähle Zeilen oder Spalten aus, um viele auf einmal freizugeben oder die Freigabe zu beenden.',
   'matrix.nFolders': { one: '{count} Ordner', other: '{count} Ordner' },
