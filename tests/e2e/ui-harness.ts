@@ -53,6 +53,12 @@ export interface UiSessionOptions {
   viewport?: { width: number; height: number };
   /** How fast a failing server is retried (the default backoff reaches 30 s). */
   reconnectDelaysMs?: readonly number[];
+  /**
+   * How long the 2026-07-28 probe waits for its answer (3 s by default). A test that shows the era's
+   * reason raises it: at a load of 25 a 2025-only server may answer after 3 s, and the reason is then
+   * rightly "no answer in time" instead of the one the test is about.
+   */
+  probeTimeoutMs?: number;
   /** Clipboard access for the page (Copy buttons). */
   clipboard?: boolean;
   /** The sandbox probe the host's servers use (a probe made without bwrap on PATH: advisory). */
@@ -70,6 +76,7 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
     stateThrottleMs: 20,
     connection: {
       ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
+      ...(options.probeTimeoutMs ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
       ...(options.sandboxSupport ? { sandboxSupport: options.sandboxSupport } : {}),
     },
   });

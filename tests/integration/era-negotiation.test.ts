@@ -26,9 +26,14 @@ afterEach(async () => {
   removeTempDirs();
 });
 
+// The choice is made from the server's answer to the 2026-07-28 probe. These servers answer it as
+// soon as they are up: a long wait costs nothing and keeps the choice the same at any load (at a load
+// of 25 the answer can come after the default 3 s, and the reason is then rightly "no answer in time").
+const answeredProbe = { connection: { probeTimeoutMs: 60_000 } };
+
 describe('era choice', () => {
   it('gives a both-era server that reads roots only through the classic request 2025-11-25, and its folders, while sharing is on', async () => {
-    const host = await startHost();
+    const host = await startHost(answeredProbe);
     const [a, b] = [tempDir('classic-a-'), tempDir('classic-b-')];
     const [rootA, rootB] = [await addRoot(host, a), await addRoot(host, b)];
     const id = await addConnectedServer(host, 'ng-mcp-like', classicRootsServer());
@@ -53,7 +58,7 @@ describe('era choice', () => {
   });
 
   it('gives a both-era input_required server 2025-11-25 too: the SDK turns its round into the classic request', async () => {
-    const host = await startHost();
+    const host = await startHost(answeredProbe);
     const folder = tempDir('shim-');
     const rootId = await addRoot(host, folder);
     const id = await addConnectedServer(host, 'both-eras', modernFixtureServer());
