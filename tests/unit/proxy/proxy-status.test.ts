@@ -31,10 +31,16 @@ function status(patch: Partial<ProxyStatus> = {}): ProxyStatus {
 describe('proxy status files', () => {
   it('the writer coalesces updates, the reader lists the live proxy, and remove() cleans up', async () => {
     const configDir = tempDir('status-');
-    const writer = new ProxyStatusWriter(configDir, status(), 100);
-    expect(writer.file).toBe(proxyStatusFile(configDir, 'server-1', process.pid));
-    for (let i = 1; i <= 50; i++) writer.update({ messagesFromHost: i });
+    // Coalesced: with an hour between writes, fifty updates right after the first write write nothing
+    // (a short interval could elapse while a loaded machine reads the file, so it is not used here).
+    const slow = new ProxyStatusWriter(configDir, status(), 60 * 60_000);
+    expect(slow.file).toBe(proxyStatusFile(configDir, 'server-1', process.pid));
+    for (let i = 1; i <= 50; i++) slow.update({ messagesFromHost: i });
     expect((await listLiveProxies(configDir))[0]?.messagesFromHost).toBe(0);
+    slow.remove();
+    // ...and the newest of them lands once the interval is over.
+    const writer = new ProxyStatusWriter(configDir, status(), 100);
+    for (let i = 1; i <= 50; i++) writer.update({ messagesFromHost: i });
     await waitFor(async () => (await listLiveProxies(configDir))[0]?.messagesFromHost === 50, { what: 'the coalesced write' });
     writer.remove();
     expect(await listLiveProxies(configDir)).toEqual([]);
