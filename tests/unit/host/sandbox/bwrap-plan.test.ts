@@ -104,6 +104,18 @@ describe('planBwrap', () => {
     ]);
   });
 
+  it('mounts roots in one fixed order whatever order the grants come in (depth, then code unit, no locale)', () => {
+    const roots = [
+      { path: '/srv/b', mode: 'read-only' as const },
+      { path: '/srv/B', mode: 'read-only' as const },
+      { path: '/srv/a/x', mode: 'read-write' as const },
+      { path: '/srv/a', mode: 'read-only' as const },
+    ];
+    const order = (list: typeof roots) => planBwrap(input({ roots: list })).mounts.filter((mount) => mount.purpose === 'root').map((mount) => mount.path);
+    expect(order(roots)).toEqual(['/srv/B', '/srv/a', '/srv/b', '/srv/a/x']);
+    expect(order([...roots].reverse())).toEqual(order(roots));
+  });
+
   it('keeps the most permissive mode of a root granted twice', () => {
     const plan = planBwrap(input({ roots: [{ path: '/r', mode: 'read-only' }, { path: '/r', mode: 'read-write' }] }));
     expect(plan.mounts.filter((mount) => mount.purpose === 'root')).toEqual([{ path: '/r', writable: true, purpose: 'root' }]);
