@@ -19,6 +19,7 @@ import type { Registry } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { FolderWatch } from './folder-watch.js';
 import type { Edit } from './registry-edits.js';
+import { shareUnchanged } from './registry-sharing.js';
 import { CONFIG_FILE, RegistryContentError, RegistryStore, type StoreNotice } from './registry-store.js';
 import type { SecretCodec } from './secret-codec.js';
 
@@ -217,7 +218,7 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
       case 'read':
         this.noticeAll(check.notices);
         this.reportedFor = undefined;
-        return check.registry;
+        return shareUnchanged(this.registry, check.registry);
       case 'unchanged':
         // Seen before and invalid (a hand edit gone wrong): it is about to be replaced, keep it first.
         if (this.store.invalidOnDisk) this.keepInvalid(this.store.invalidOnDisk.text, this.store.invalidOnDisk.reason);
@@ -253,7 +254,8 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
         this.reportedFor = undefined;
         if (this.readOnlyReason && this.options.role !== 'follower') this.readOnlyReason = undefined;
         this.noticeAll(check.notices);
-        this.publish(check.registry, 'external');
+        // What another process left as it was keeps its identity: caches downstream stay valid.
+        this.publish(shareUnchanged(this.registry, check.registry), 'external');
         if (this.options.role !== 'follower' && !this.store.viewsCurrent()) this.refreshViews();
         return;
       case 'io-error':

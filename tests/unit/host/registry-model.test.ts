@@ -84,6 +84,24 @@ describe('RegistryModel', () => {
     expect(app.changes.at(-1)?.origin).toBe('external');
   });
 
+  it('an outside grant keeps the identity of every root and every other grant (caches downstream stay valid)', async () => {
+    const configDir = tempDir('config-');
+    const { serverId, rootA } = await seed(configDir);
+    const app = await model(configDir, { follow: true });
+    const before = app.model.current;
+    const other = await RegistryEditor.open(configDir);
+    const second = await other.addServer({ name: 'second', transport: stdio, enabled: false, sharing: true });
+    await other.setGrants([second.id], [rootA], true);
+    await other.close();
+    await waitFor(() => Object.keys(app.model.current.grants[second.id] ?? {}).length === 1, { what: 'the outside grant' });
+    const after = app.model.current;
+    expect(app.changes.at(-1)?.origin).toBe('external');
+    expect(after.roots).toBe(before.roots);
+    expect(after.grants[serverId]).toBe(before.grants[serverId]);
+    expect(after.servers[0]).toBe(before.servers[0]);
+    expect(after).toEqual(onDisk(configDir));
+  });
+
   it('never overwrites a file a newer version wrote while it ran: edits are refused with the reason', async () => {
     const configDir = tempDir('config-');
     const app = await model(configDir, { follow: true });
