@@ -49,6 +49,27 @@ describe('CLI edits reach a running host', () => {
     );
   });
 
+  it('a CLI grant for one server tells that server only; the roots the app already had are not rebuilt', async () => {
+    const host = await startHost();
+    const configDir = host.store.configDir;
+    const [mine, theirs] = [tempDir('cli-mine-'), tempDir('cli-theirs-')];
+    const first = await addConnectedServer(host, 'first', filesystemServer());
+    const second = await addConnectedServer(host, 'second', filesystemServer());
+    await cli(configDir, 'roots', 'add', mine, theirs);
+    await cli(configDir, 'grant', 'first', mine);
+    await waitFor(async () => allowedDirectories(await callText(host, first, 'list_allowed_directories')).includes(mine), { what: 'the first grant' });
+    const statusOf = (id: string) => host.getState().servers.find((server) => server.id === id)?.status;
+    const told = statusOf(first)?.listChangedCount;
+    const roots = host.getState().roots;
+
+    await cli(configDir, 'grant', 'second', theirs);
+    await waitFor(async () => allowedDirectories(await callText(host, second, 'list_allowed_directories')).includes(theirs), { what: 'the grant to reach the second server' });
+    expect(allowedDirectories(await callText(host, first, 'list_allowed_directories'))).toEqual([mine]);
+    expect(statusOf(first)?.listChangedCount).toBe(told);
+    // The app read the whole file again; what did not change kept its identity (registry-sharing.ts).
+    expect(host.getState().roots).toBe(roots);
+  });
+
   it('reports bad input with a clear error and a non-zero exit code, changing nothing', async () => {
     const configDir = tempDir('cli-config-');
     // A relative path is taken from the folder the command runs in (here the repository).
