@@ -189,11 +189,12 @@ export interface ServerStatus {
 }
 
 /**
- * The app read a server more slowly than it wrote ('message-rate'), or ended its session for a line
- * too long to read ('long-line'), so that it could not slow the other servers down.
+ * The app read a server more slowly than it wrote, or paused reading it ('message-rate'), ended its
+ * session for a line too long to read ('long-line'), or for flooding on after its pauses ('flood'),
+ * so that it could not slow the other servers down.
  */
 export interface InboundLimitation {
-  kind: 'message-rate' | 'long-line';
+  kind: 'message-rate' | 'long-line' | 'flood';
   /** The limit it went over: messages a second, or megabytes in one line. */
   limit: number;
   /** English, for the CLI and the activity log; the UI translates `kind`. */

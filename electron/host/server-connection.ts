@@ -6,8 +6,9 @@ import type { ActivityEntry, ActivityKind, InboundLimitation, ServerFailure, Ser
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
-import { RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
+import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
+import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
@@ -33,6 +34,10 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   probeTimeoutMs?: number;
   reconnectDelaysMs?: readonly number[];
+  /** After a session closed for flooding: the first, second... restart waits at least this long. */
+  floodRestartDelaysMs?: readonly number[];
+  /** What reading a stdio server may cost (inbound-limits.ts); default: its rate, then penalties. */
+  inboundLimits?: InboundLimits;
   /**
    * How long a server that asked for roots before may take to ask again after list_changed. One
    * that does not is restarted so the change takes effect, and from then on restarted at once.
@@ -72,6 +77,13 @@ export class ServerConnection {
   private generation = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
+  /**
+   * Sessions closed for flooding. Not reset by a long connection, as crash counts are: a flood
+   * keeps the connection up. The user's Reconnect clears it.
+   */
+  private floods = 0;
+  /** Set while a session closed for flooding ends: its restart waits the flood delay. */
+  private closedForFlood = false;
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
@@ -125,6 +137,7 @@ export class ServerConnection {
 
   async reconnect(): Promise<void> {
     this.attempts = 0;
+    this.floods = 0;
     this.status = { ...this.status, limited: undefined };
     this.addActivity('restart', 'Reconnect requested.');
     await this.stop();
@@ -134,6 +147,7 @@ export class ServerConnection {
   async stop(): Promise<void> {
     this.generation++;
     clearTimeout(this.retryTimer);
+    this.closedForFlood = false;
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
@@ -288,7 +302,10 @@ export class ServerConnection {
     const declareRoots = this.record.sharing && !this.injectsRoots;
     let built: BuiltTransport;
     try {
-      built = buildTransport(transportConfig, this.options.secrets, { lowPriority: true });
+      built = buildTransport(transportConfig, this.options.secrets, {
+        lowPriority: true,
+        inboundLimits: this.options.inboundLimits ?? APP_INBOUND_LIMITS,
+      });
     } catch (error) {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
@@ -366,7 +383,7 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       this.client = undefined;
       this.startedFolders = undefined;
-      this.addActivity('disconnect', 'The server closed the connection.');
+      this.addActivity('disconnect', this.closedForFlood ? 'Disconnected: it kept flooding.' : 'The server closed the connection.');
       this.setStatus({ state: 'disconnected', pid: undefined });
       this.noteBlocked();
       this.scheduleRetry(generation);
@@ -428,7 +445,11 @@ export class ServerConnection {
     if (this.connectedAt && Date.now() - this.connectedAt >= STABLE_CONNECTION_MS) this.attempts = 0;
     this.connectedAt = 0;
     clearTimeout(this.retryTimer);
-    const delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
+    let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
+    if (this.closedForFlood) {
+      this.closedForFlood = false;
+      delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));
+    }
     this.setStatus({ nextRetryAt: Date.now() + delay });
     this.retryTimer = setTimeout(() => {
       if (generation === this.generation) void this.connect();
@@ -456,6 +477,24 @@ export class ServerConnection {
     // A line too long also ends the session with that text as the error: logged once, by onerror.
     if (limitation.kind !== 'long-line') this.addActivity('error', limitation.text);
     this.setStatus({ limited: limitation });
+    if (limitation.kind === 'flood') this.closeFlooder();
+  }
+
+  /**
+   * It kept flooding after its pauses: nothing more is read from it (the limiter refuses), the
+   * session is closed, and the restart waits at least the flood delay (growing with each flood).
+   */
+  private closeFlooder(): void {
+    this.floods++;
+    this.closedForFlood = true;
+    const client = this.client;
+    if (client) {
+      // client.onclose (set in connect) logs the end and schedules the restart.
+      void client.close().catch(() => undefined);
+      return;
+    }
+    // Still negotiating: the connect's failure path schedules the restart once the transport ends.
+    void this.built?.transport.close().catch(() => undefined);
   }
 
   addActivity(kind: ActivityKind, text: string, uris?: readonly string[], failure?: ServerFailure): void {
@@ -468,6 +507,9 @@ export class ServerConnection {
     this.hooks.statusChanged(this.record.id);
   }
 }
+
+/** The app's own connections: read at the rate, then paused, then closed if the flood goes on. */
+const APP_INBOUND_LIMITS: InboundLimits = { ...DEFAULT_INBOUND_LIMITS, penalties: DEFAULT_FLOOD_PENALTIES };
 
 function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {
   if (!stream || (stream as { readableEnded?: boolean }).readableEnded) return Promise.resolve();

@@ -4,7 +4,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } fro
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import type { TransportConfig } from '../../shared/domain.js';
-import { InboundLimiter } from './inbound-limits.js';
+import { InboundLimiter, type InboundLimits } from './inbound-limits.js';
 import { openTransport, type SecretCodec } from './secret-codec.js';
 import { InPlaceStdioClientTransport } from './stdio-client-transport.js';
 
@@ -21,6 +21,8 @@ export interface BuildOptions {
    * machine runs them at full speed. The proxy does not use it: there the server does a host's real work.
    */
   lowPriority?: boolean;
+  /** What reading a stdio server may cost; the default reads at a rate, with no penalties. */
+  inboundLimits?: InboundLimits | undefined;
 }
 
 export interface BuiltTransport {
@@ -48,7 +50,7 @@ export function buildTransport(sealedOrPlain: TransportConfig, secrets?: SecretC
       stderr: 'pipe',
     });
     transport.lowPriority = options.lowPriority ?? false;
-    const inbound = new InboundLimiter();
+    const inbound = new InboundLimiter(options.inboundLimits);
     inbound.install(transport);
     return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit };
   }

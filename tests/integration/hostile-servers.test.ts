@@ -97,8 +97,10 @@ describe('hostile servers', () => {
   it('a roots/list flood is read at a limited pace, every request still answered, and the status says so', async () => {
     const host = await startHost();
     const neighbour = await healthyNeighbour(host);
-    // 5,000 requests a second for 0.6 s: 3,000, fifteen times the burst the host reads at once.
-    const id = await addConnectedServer(host, 'flood', hostile('flood-roots', '600'));
+    // 1,500 requests at 5,000 a second, seven times the burst the host reads at once. Over its rate
+    // for 3 s, it is paused (1 s, then 2 s), and still answered in full: a longer flood is closed
+    // after its pauses (tests/integration/inbound-limits.test.ts).
+    const id = await addConnectedServer(host, 'flood', hostile('flood-roots', '0', '1500'));
     await waitFor(() => (statusOf(host, id)?.rootsRequestCount ?? 0) > 1000, { what: 'a flood', timeoutMs: 60_000 });
     await neighbourStillFine(host, neighbour);
     expect(statusOf(host, id)?.limited).toMatchObject({ kind: 'message-rate' });
@@ -114,6 +116,8 @@ describe('hostile servers', () => {
     const replies = JSON.parse(await callText(host, id, 'report')) as { result?: { roots: unknown[] } }[];
     expect(replies.length).toBeGreaterThan(0);
     expect(replies.every((reply) => Array.isArray(reply.result?.roots))).toBe(true);
+    expect(host.activity(id).some((entry) => /not read at all for 1 s \(pause 1 of 4\)/.test(entry.message))).toBe(true);
+    expect(host.activity(id).filter((entry) => entry.kind === 'connect')).toHaveLength(1);
     expect(host.activity(id).length).toBeLessThanOrEqual(300);
     expect(host.getState().consentRequests.filter((request) => request.serverId === id)).toHaveLength(1);
     // How much the flood delays another server's update: the benchmark's isolation figures.

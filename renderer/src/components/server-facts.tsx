@@ -2,7 +2,7 @@
 // was told. This is the "did my change reach it?" answer, so it is the truth of this session only:
 // a switched-off server has none, a server with sharing off is offered nothing, the answer's folders
 // are shown by name and decoded path, and a shared folder the server cannot see says why.
-import type { HostEnvironment, RootView, ServerView } from '../../../shared/domain.js';
+import type { HostEnvironment, InboundLimitation, RootView, ServerView } from '../../../shared/domain.js';
 import type { SecretPlacement } from '../../../shared/secrets.js';
 import { uriToPath } from '../file-path.js';
 import { useI18n } from '../i18n/i18n-context.js';
@@ -104,7 +104,7 @@ export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerV
         <div className="facts__item facts__item--wide" data-testid="limited-fact">
           <dt>{t('servers.factLimited')}</dt>
           <dd>
-            {t(status.limited.kind === 'long-line' ? 'servers.limitedLongLine' : 'servers.limitedRate', { limit: status.limited.limit })}
+            {t(LIMITED_TEXT[status.limited.kind], { limit: status.limited.limit })}
             <span className="facts__sub">
               <time dateTime={new Date(status.limited.at).toISOString()} title={formatTime(status.limited.at)}>
                 {formatRelative(status.limited.at, now)}
@@ -149,6 +149,12 @@ export function ServerFacts({ server, rootsByUri, rootsById }: { server: ServerV
     </dl>
   );
 }
+
+const LIMITED_TEXT: Record<InboundLimitation['kind'], MessageKey> = {
+  'message-rate': 'servers.limitedRate',
+  'long-line': 'servers.limitedLongLine',
+  flood: 'servers.limitedFlood',
+};
 
 const isNpx = (command: string): boolean => /(^|[\\/])npx(\.cmd|\.exe)?$/i.test(command);
 const selectEnvironment = (state: { environment?: HostEnvironment }) => state.environment;

@@ -175,6 +175,7 @@ export const de: Dictionary = {
   'servers.factLimited': 'Gebremst',
   'servers.limitedRate': 'Er hat mehr als {limit} Nachrichten pro Sekunde gesendet: Die App liest sie nur in diesem Tempo, damit die anderen Server flüssig bleiben.',
   'servers.limitedLongLine': 'Er hat eine Zeile über {limit} MB ohne Zeilenumbruch geschrieben: Die App hat die Sitzung beendet und startet ihn nach einer Pause neu.',
+  'servers.limitedFlood': 'Er hat auch nach Pausen mehr als {limit} Nachrichten pro Sekunde gesendet: Die App hat die Sitzung beendet und startet ihn nach einer längeren Pause neu.',
   'servers.neverAsked': 'Hat noch nicht nach Ordnern gefragt.',
   'servers.factSecrets': 'Geheimnisse',
   'servers.secretKindEnv': 'Umgebungsvariable',

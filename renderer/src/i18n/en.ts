@@ -173,6 +173,7 @@ export const en = {
   'servers.factLimited': 'Held back',
   'servers.limitedRate': 'It sent more than {limit} messages a second: the app reads them at that pace, to keep the other servers responsive.',
   'servers.limitedLongLine': 'It wrote a line over {limit} MB without a newline: the app closed its session and starts it again after a pause.',
+  'servers.limitedFlood': 'It kept sending more than {limit} messages a second after being paused: the app closed its session and starts it again after a longer pause.',
   'servers.neverAsked': 'Has not asked for folders yet.',
   'servers.factSecrets': 'Secrets',
   'servers.secretKindEnv': 'environment variable',

@@ -175,6 +175,7 @@ export const zhCN: Dictionary = {
   'servers.factLimited': '已限速',
   'servers.limitedRate': '它每秒发送超过 {limit} 条消息：应用只按此速度读取，以保证其他服务器的响应。',
   'servers.limitedLongLine': '它写了一行超过 {limit} MB 且没有换行的内容：应用已关闭其会话，稍后会重新启动它。',
+  'servers.limitedFlood': '暂停后它仍每秒发送超过 {limit} 条消息：应用已关闭其会话，会在更长的暂停后重新启动它。',
   'servers.neverAsked': '尚未请求过文件夹。',
   'servers.factSecrets': '密钥',
   'servers.secretKindEnv': '环境变量',
