@@ -488,13 +488,15 @@ export class ServerConnection {
     this.floods++;
     this.closedForFlood = true;
     const client = this.client;
-    if (client) {
-      // client.onclose (set in connect) logs the end and schedules the restart.
-      void client.close().catch(() => undefined);
-      return;
-    }
-    // Still negotiating: the connect's failure path schedules the restart once the transport ends.
-    void this.built?.transport.close().catch(() => undefined);
+    const built = this.built;
+    // After this turn: the requests read just before are being answered now (their handlers run
+    // after the read), and closing first would fail each answer with "Not connected".
+    setImmediate(() => {
+      // client.onclose (set in connect) logs the end and schedules the restart; while still
+      // negotiating, the connect's failure path does, once the transport ends.
+      if (client) void client.close().catch(() => undefined);
+      else void built?.transport.close().catch(() => undefined);
+    });
   }
 
   addActivity(kind: ActivityKind, text: string, uris?: readonly string[], failure?: ServerFailure): void {
