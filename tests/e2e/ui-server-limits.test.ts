@@ -1,7 +1,8 @@
-// A server the app holds back (a flood read at its limited pace) says so in its details: the
-// "Held back" fact, in light and dark, at 800x600 and 1280x800, with no serious axe finding and
-// no page or console error.
+// A server the app holds back (a flood read at its limited pace, then closed when it floods on)
+// says so in its details: the "Held back" fact, in light and dark, at 800x600 and 1280x800, with no
+// serious axe finding and no page or console error.
 import path from 'node:path';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../support/index.js';
 import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
@@ -23,6 +24,24 @@ afterAll(async () => {
   removeTempDirs();
 });
 
+/** Screenshots of the fact in light and dark, at 800x600 and 1280x800, with no serious axe finding. */
+async function everySizeAndScheme(fact: Locator, name: string): Promise<void> {
+  const { page } = session;
+  for (const viewport of [
+    { width: 800, height: 600 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await fact.scrollIntoViewIfNeeded();
+      await screenshot(page, `${name}-${viewport.width}x${viewport.height}-${scheme}`);
+      const serious = seriousOnly(await axeViolations(page));
+      expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
+    }
+  }
+}
+
 describe('a server held back', () => {
   it('shows why in its details, on every size and scheme', async () => {
     const { page, host } = session;
@@ -38,19 +57,11 @@ describe('a server held back', () => {
     await fact.waitFor({ timeout: 60_000 });
     expect(await fact.textContent()).toMatch(/Held back.*more than 200 messages a second/);
 
-    for (const viewport of [
-      { width: 800, height: 600 },
-      { width: 1280, height: 800 },
-    ]) {
-      await page.setViewportSize(viewport);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await fact.scrollIntoViewIfNeeded();
-        await screenshot(page, `server-held-back-${viewport.width}x${viewport.height}-${scheme}`);
-        const serious = seriousOnly(await axeViolations(page));
-        expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
-      }
-    }
+    await everySizeAndScheme(fact, 'server-held-back');
+
+    // It floods on after its pauses: the session is closed, and the fact says so.
+    await page.getByText(/kept sending more than 200 messages a second after being paused/).waitFor({ timeout: 90_000 });
+    await everySizeAndScheme(fact, 'server-closed-for-flooding');
     await host.setEnabled(flooder.id, false);
     expect(problems).toEqual([]);
   });
