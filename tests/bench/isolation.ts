@@ -83,8 +83,10 @@ export async function isolation(edits: number): Promise<Figure[]> {
   const limitedLine = Math.min(...[0, 1, 2].map(() => endlessLineCost(new InboundLimiter())));
 
   // The attacker comes back 200 ms after each failure, not after growing delays: the attack never
-  // pauses while the neighbour is timed (harsher than the app's own backoff).
-  const host = await startBenchHost({ connection: { reconnectDelaysMs: [200] } });
+  // pauses while the neighbour is timed (harsher than the app's own backoff). So does a flooder whose
+  // session was closed (the app waits 30 s and more): each new session floods again, and is held to
+  // its rate and paused afresh (inbound-limits.ts).
+  const host = await startBenchHost({ connection: { reconnectDelaysMs: [200], floodRestartDelaysMs: [200] } });
   try {
     const { added } = await host.addRoots(makeFolders(2));
     const [baseId, rootId] = added.map((root) => root.id) as [string, string];
@@ -106,6 +108,9 @@ export async function isolation(edits: number): Promise<Figure[]> {
     const flooder = await host.addServer({ name: 'flood', transport: hostile('flood-roots-max'), enabled: true, sharing: true });
     await waitUntil(() => rootsRequests(host, flooder.id) > 500, 60_000);
     const flood = await timeUpdates(host, neighbour, rootId, edits, flooder.id);
+    const flooderLog = host.activity(flooder.id);
+    const flooderSessions = flooderLog.filter((entry) => entry.kind === 'connect').length;
+    const flooderPauses = flooderLog.filter((entry) => /not read at all/.test(entry.message)).length;
     await host.removeServer(flooder.id);
 
     const quietAgain = await timeUpdates(host, neighbour, rootId, edits);
@@ -138,7 +143,7 @@ export async function isolation(edits: number): Promise<Figure[]> {
       { id: 'isolation-none-loop', label: "10. ... the host's event loop delay, p99, no attacker", value: none.loopDelayP99, unit: 'ms' },
       { id: 'isolation-none-cpu', label: '10. ... host process CPU meanwhile, no attacker (% of one core)', value: none.cpuPercent, unit: '%', note: `${none.seconds.toFixed(1)} s, before and after the attacks` },
       ...row('endless', `beside a never-ending line (${edits} edits)`, endless, `${linerConnects} session(s) of the attacker over ${endless.seconds.toFixed(1)} s`),
-      ...row('flood', `beside a roots/list flood (${edits} edits)`, flood, `the host read ${Math.round(flood.attackerRequests / flood.seconds)} flood requests/s from the attacker over ${flood.seconds.toFixed(1)} s`),
+      ...row('flood', `beside a roots/list flood (${edits} edits)`, flood, `the host read ${Math.round(flood.attackerRequests / flood.seconds)} flood requests/s from the attacker over ${flood.seconds.toFixed(1)} s (${flooderSessions} session(s) of it from its start, ${flooderPauses} pause(s))`),
     ];
   } finally {
     await host.stop();
