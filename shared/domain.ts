@@ -330,6 +330,7 @@ export type ActivityCode =
   | 'connected'
   | 'disconnected'
   | 'closed-by-server'
+  | 'closed-for-flooding'
   | 'reconnect-requested'
   | 'roots-answered'
   | 'list-changed-sent'

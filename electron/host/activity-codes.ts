@@ -9,6 +9,7 @@ type Coded = Pick<ActivityEntry, 'code' | 'params'>;
 const EXACT = new Map<string, ActivityCode>([
   ['Disconnected.', 'disconnected'],
   ['The server closed the connection.', 'closed-by-server'],
+  ['Disconnected: it kept flooding.', 'closed-for-flooding'],
   ['Reconnect requested.', 'reconnect-requested'],
   ['Sent roots/list_changed.', 'list-changed-sent'],
   ['Asked for roots but has none granted: answered [] and asked you.', 'consent-raised'],

@@ -383,7 +383,8 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       this.client = undefined;
       this.startedFolders = undefined;
-      this.addActivity('disconnect', this.closedForFlood ? 'Disconnected: it kept flooding.' : 'The server closed the connection.');
+      if (this.closedForFlood) this.addActivity('disconnect', 'Disconnected: it kept flooding.');
+      else this.addActivity('disconnect', 'The server closed the connection.');
       this.setStatus({ state: 'disconnected', pid: undefined });
       this.noteBlocked();
       this.scheduleRetry(generation);

@@ -9,6 +9,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   connected: 'activityMsg.connected',
   disconnected: 'activityMsg.disconnected',
   'closed-by-server': 'activityMsg.closedByServer',
+  'closed-for-flooding': 'activityMsg.closedForFlooding',
   'reconnect-requested': 'activityMsg.reconnectRequested',
   'roots-answered': 'activityMsg.rootsAnswered',
   'list-changed-sent': 'activityMsg.listChangedSent',

@@ -529,6 +529,7 @@ export const de: Dictionary = {
   'activityMsg.connectedBare': 'Verbunden (Protokoll {protocol}).',
   'activityMsg.disconnected': 'Getrennt.',
   'activityMsg.closedByServer': 'Der Server hat die Verbindung geschlossen.',
+  'activityMsg.closedForFlooding': 'Getrennt: Er hat weiter zu viele Nachrichten gesendet.',
   'activityMsg.reconnectRequested': 'Neu verbinden angefordert.',
   'activityMsg.rootsAnswered': { one: 'Hat nach seinen Ordnern gefragt; {count} Ordner genannt bekommen.', other: 'Hat nach seinen Ordnern gefragt; {count} Ordner genannt bekommen.' },
   'activityMsg.listChangedSent': 'Mitgeteilt, dass sich seine Ordner geändert haben (roots/list_changed).',

@@ -527,6 +527,7 @@ export const en = {
   'activityMsg.connectedBare': 'Connected (protocol {protocol}).',
   'activityMsg.disconnected': 'Disconnected.',
   'activityMsg.closedByServer': 'The server closed the connection.',
+  'activityMsg.closedForFlooding': 'Disconnected: it kept sending too many messages.',
   'activityMsg.reconnectRequested': 'Reconnect requested.',
   'activityMsg.rootsAnswered': { one: 'Asked for its folders; was told {count} folder.', other: 'Asked for its folders; was told {count} folders.' },
   'activityMsg.listChangedSent': 'Told it its folders changed (roots/list_changed).',

@@ -529,6 +529,7 @@ export const zhCN: Dictionary = {
   'activityMsg.connectedBare': '已连接（协议 {protocol}）。',
   'activityMsg.disconnected': '已断开连接。',
   'activityMsg.closedByServer': '服务器关闭了连接。',
+  'activityMsg.closedForFlooding': '已断开：它持续发送过多消息。',
   'activityMsg.reconnectRequested': '已请求重新连接。',
   'activityMsg.rootsAnswered': { other: '请求了它的文件夹；告知了 {count} 个。' },
   'activityMsg.listChangedSent': '已通知它文件夹有变化（roots/list_changed）。',
