@@ -191,7 +191,8 @@ export class InboundLimiter extends EventEmitter<{ limited: [InboundLimitation] 
     const now = performance.now();
     this.tokens = Math.min(this.limits.burst, this.tokens + ((now - this.refilledAt) * this.limits.messagesPerSecond) / 1000);
     this.refilledAt = now;
-    // Not short of a token for as long as it takes to be found flooding: that episode is over.
+    // Not short of a token for as long as it takes to be found flooding: that episode is over. (A
+    // stall of the app's own event loop that long looks the same: lenient, never harsher.)
     const penalties = this.limits.penalties;
     if (this.overSince !== undefined && now - this.limitedAt >= (penalties?.afterMs ?? 0)) this.overSince = undefined;
     if (this.tokens >= 1) {
