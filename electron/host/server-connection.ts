@@ -84,6 +84,8 @@ export class ServerConnection {
   private floods = 0;
   /** Set while a session closed for flooding ends: its restart waits the flood delay. */
   private closedForFlood = false;
+  /** Its pending retry is a flood's hold-off: a grant does not cut it short (the policy's 'retry'). */
+  private heldOffForFlood = false;
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
@@ -209,7 +211,7 @@ export class ServerConnection {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
-      waitingToRetry: this.status.nextRetryAt !== undefined && this.client === undefined,
+      waitingToRetry: this.status.nextRetryAt !== undefined && this.client === undefined && !this.heldOffForFlood,
     };
   }
 
@@ -447,6 +449,7 @@ export class ServerConnection {
     this.connectedAt = 0;
     clearTimeout(this.retryTimer);
     let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
+    this.heldOffForFlood = this.closedForFlood;
     if (this.closedForFlood) {
       this.closedForFlood = false;
       delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../../electron/host/inbound-limits.js';
+import { RESTART_REASONS } from '../../electron/host/roots-change-policy.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
@@ -54,6 +55,11 @@ describe('inbound limits: a server that floods', () => {
     expect(status?.pid).toBeUndefined();
     // The restart waits the flood delay (60 s here), not the crash backoff's first 0.5 s.
     expect((status?.nextRetryAt as number) - (limited?.at as number)).toBeGreaterThanOrEqual(60_000);
+    // A grant starts a failed server at once (the roots-change policy's 'retry'), but not one held
+    // off for flooding: the grant is decided by the time setGrants answers, and changed nothing.
+    await host.setGrants([id], [await addRoot(host, tempDir('flooder-grant-'))], true);
+    expect(host.activity(id).map((entry) => entry.message)).not.toContain(RESTART_REASONS.retry);
+    expect(statusOf(host, id)?.nextRetryAt).toBe(status?.nextRetryAt);
 
     const messages = host.activity(id).map((entry) => entry.message);
     expect(messages.filter((text) => /not read at all for 0\.3 s \(pause 1 of 2\)/.test(text))).toHaveLength(1);
