@@ -1,12 +1,12 @@
 // A server's activity timeline: the host's log fetched once, then live `activity` events appended.
-// Events that raced the fetch are merged by sequence number, so nothing shows twice or goes missing.
+// Events that raced the fetch are merged by sequence number, so nothing shows twice or goes missing,
+// and the host's folds replace the entry they fold into (activity-merge.ts).
 import { useEffect, useState } from 'react';
 import type { ActivityEntry, ServerId } from '../../shared/domain.js';
 import type { HostError } from '../../shared/result.js';
+import { mergeActivity as merge } from './activity-merge.js';
 import { callSafely } from './call-safely.js';
 import { useHost } from './host-context.js';
-
-const LIMIT = 300;
 
 export interface ServerActivity {
   entries: ActivityEntry[];
@@ -48,11 +48,4 @@ export function useServerActivity(serverId: ServerId): ServerActivity {
   }, [client, serverId]);
 
   return activity;
-}
-
-function merge(base: readonly ActivityEntry[], extra: readonly ActivityEntry[]): ActivityEntry[] {
-  const last = base[base.length - 1]?.seq ?? 0;
-  const fresh = extra.filter((entry) => entry.seq > last);
-  const merged = fresh.length > 0 ? [...base, ...fresh] : [...base];
-  return merged.length > LIMIT ? merged.slice(merged.length - LIMIT) : merged;
 }
