@@ -33,10 +33,14 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const id = useId();
 
+  // The newest request wins: a path typed while the first listing loads is not overwritten when
+  // that listing arrives late (it did, on a loaded machine, and the typed path was lost).
+  const latest = useRef(0);
   const go = useCallback(
     async (path: string | undefined, hidden = showHidden, focusName?: string) => {
+      const request = ++latest.current;
       const result = await list.run({ ...(path ? { path } : {}), showHidden: hidden });
-      if (!result.ok) return;
+      if (request !== latest.current || !result.ok) return;
       setListing(result.value);
       setTyped(result.value.path);
       const index = focusName ? result.value.entries.findIndex((entry) => entry.name === focusName) : 0;
@@ -136,7 +140,8 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
           </label>
           <div className="add-root__row">
             <input id={`${id}-path`} className="input input--mono" value={typed} onChange={(event) => setTyped(event.target.value)} spellCheck={false} autoComplete="off" />
-            <button type="submit" className="button" disabled={list.pending}>
+            {/* Never disabled while a listing loads: Enter in the field must go where the person typed. */}
+            <button type="submit" className="button">
               {t('browse.go')}
             </button>
           </div>
