@@ -2,6 +2,7 @@
 // `mcp-roots`: the command line over the same registry the app uses. A running app or
 // `mcp-roots serve` notices these edits through its file watch and tells its servers.
 import { CliContext, processIo, type CliIo } from './cli-context.js';
+import { loadRunProxy } from './proxy-entry.js';
 import { proxyCommandLine } from './proxy-command-line.js';
 
 /** Runs one command line; resolves with the exit code (0 ok, 1 failure, 2 usage). */
@@ -11,7 +12,7 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   const proxy = proxyCommandLine(argv);
   if (proxy) {
     context.configDirFlag = proxy.configDirFlag;
-    const { runProxy } = await import('../proxy/run-proxy.js');
+    const { runProxy } = await loadRunProxy();
     return runProxy({ configDir: context.configDir(), server: proxy.server, rootsPolicy: proxy.rootsPolicy });
   }
   const { runCommandTable } = await import('./command-table.js');

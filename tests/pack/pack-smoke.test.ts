@@ -149,6 +149,8 @@ describe('app.asar', () => {
       '/dist/electron/main/desktop-app.js',
       '/dist/electron/cli/main.js',
       '/dist/electron/proxy/run-proxy.js',
+      // What the CLI's proxy loads when built (electron/cli/proxy-entry.ts).
+      '/dist/proxy-bundle/run-proxy.js',
       '/dist/preload/index.cjs',
       '/dist/renderer/index.html',
       '/node_modules/@modelcontextprotocol/client/package.json',

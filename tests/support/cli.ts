@@ -1,5 +1,6 @@
 // Runs the real installed command, `node bin/mcp-roots.js`, in a child process, as a person or a
-// script would. bin/ runs the compiled CLI in dist/: it is compiled first when any source is newer
+// script would. bin/ runs the compiled CLI in dist/, and its proxy from the bundle in
+// dist/proxy-bundle/: both are built first (what `npm run build:node` does) when any source is newer
 // than its output (once per test run, under a lock shared by the test workers).
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,7 +44,10 @@ export function ensureBuilt(): Promise<void> {
     const lock = path.join(os.tmpdir(), `mcp-roots-build-${Buffer.from(repoRoot).toString('base64url').slice(-40)}.lock`);
     await waitFor(() => takeLock(lock), { timeoutMs: 600_000, intervalMs: 250, what: `the build lock ${lock}` });
     try {
-      if (!isFresh()) execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: repoRoot, stdio: 'inherit' });
+      if (!isFresh()) {
+        execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: repoRoot, stdio: 'inherit' });
+        execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.proxy.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
+      }
     } finally {
       fs.rmSync(lock, { force: true });
     }
@@ -52,17 +56,25 @@ export function ensureBuilt(): Promise<void> {
 }
 
 function isFresh(): boolean {
+  // The proxy's bundle holds code from both folders: it must be newer than every source.
+  const bundled = mtimeOf(path.join(repoRoot, 'dist/proxy-bundle/run-proxy.js'));
   for (const folder of ['shared', 'electron']) {
     for (const source of sources(path.join(repoRoot, folder))) {
       const output = path.join(repoRoot, 'dist', path.relative(repoRoot, source)).replace(/\.ts$/, '.js');
-      try {
-        if (fs.statSync(output).mtimeMs < fs.statSync(source).mtimeMs) return false;
-      } catch {
-        return false;
-      }
+      const written = mtimeOf(source);
+      if (mtimeOf(output) < written || bundled < written) return false;
     }
   }
   return true;
+}
+
+/** -Infinity for a file that is not there. */
+function mtimeOf(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return -Infinity;
+  }
 }
 
 function* sources(dir: string): Generator<string> {

@@ -1,9 +1,10 @@
-// A host in front of `mcp-roots proxy`: the SDK client spawning the proxy (run from source) as its
-// stdio server. No roots capability unless a test gives it one; the era it speaks is the test's choice.
+// A host in front of `mcp-roots proxy`: the SDK client spawning the proxy (run from source, or the
+// built command with its bundled proxy) as its stdio server. No roots capability unless a test gives it one; the era it speaks is the test's choice.
 import { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { CLI_BIN, ensureBuilt } from './cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const PROXY_ENTRY = path.join(repoRoot, 'electron/proxy/proxy-main.ts');
@@ -15,14 +16,17 @@ export interface ProxiedClientOptions {
   /** 'auto' (default): a 2026-era host that falls back to 2025; 'legacy': a 2025-era host. */
   era?: 'auto' | 'legacy';
   name?: string;
+  /** 'source' (default): proxy-main.ts through tsx; 'built': `node bin/mcp-roots.js proxy`, as hosts run it. */
+  entry?: 'source' | 'built';
 }
 
 const open: { client: Client; stderr: () => string }[] = [];
 
 export async function proxiedClient(configDir: string, server: string, options: ProxiedClientOptions = {}): Promise<Client> {
+  if (options.entry === 'built') await ensureBuilt();
   const transport = new InPlaceStdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, server],
+    args: options.entry === 'built' ? [CLI_BIN, '--config-dir', configDir, 'proxy', server] : ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, server],
     cwd: repoRoot,
     stderr: 'pipe',
   });

@@ -3,6 +3,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { HOST_KINDS } from '../../../shared/import-types.js';
 import type { CliContext } from '../cli-context.js';
+import { loadRunProxy } from '../proxy-entry.js';
 import { collect, GROUP, jsonOption } from './collect.js';
 
 export function addToolCommands(program: Command, context: CliContext): void {
@@ -13,7 +14,7 @@ export function addToolCommands(program: Command, context: CliContext): void {
     .addOption(new Option('--roots-policy <policy>', 'whose roots the server is told').choices(['registry', 'host']).default('registry'))
     .helpGroup(GROUP.everywhere)
     .action(async (server: string, options: { rootsPolicy: 'registry' | 'host' }) => {
-      const { runProxy } = await import('../../proxy/run-proxy.js');
+      const { runProxy } = await loadRunProxy();
       context.exitCode = await runProxy({ configDir: context.configDir(), server, rootsPolicy: options.rootsPolicy });
     });
 
