@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
 import { anyPathServer, closeConfined, startConfined } from '../support/confined-client.js';
-import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText } from '../support/index.js';
+import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
 const support = await probeSandbox();
 const rw = (p: string): GrantedFolder => ({ path: p, mode: 'read-write' });
@@ -192,6 +192,31 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     const leak = await server.confined.selfCheck(leaky.pid);
     expect(leak.verified).toBe(false);
     expect(leak.detail).toMatch(/visible inside|not mounted inside|mounted read-write/);
+  });
+
+  it('checks itself without a sentinel in the folders every proxy watches (its data folder, the temp folder)', async () => {
+    const options = base([rw(folderWith('quiet').dir)]);
+    const server = await startConfined(anyPathServer(), options);
+    const watched = [options.dataDir, os.tmpdir()];
+    const seen: string[] = [];
+    const watchers = watched.map((dir) => fs.watch(dir, (_event, name) => seen.push(path.join(dir, String(name)))));
+    try {
+      const check = await server.confined.selfCheck(server.pid);
+      expect(check.verified, check.detail).toBe(true);
+      expect(check.detail).toMatch(/2 sentinel\(s\)/);
+      // A folder's events arrive in order: once a marker written after the check is seen in each,
+      // whatever the check did there has been seen too.
+      const markers = watched.map((dir) => path.join(dir, `.marker-${process.pid}-${Date.now()}`));
+      for (const marker of markers) fs.writeFileSync(marker, '');
+      try {
+        await waitFor(() => markers.every((marker) => seen.includes(marker)), { what: 'the markers written after the check' });
+      } finally {
+        for (const marker of markers) fs.rmSync(marker, { force: true });
+      }
+      expect(seen.filter((entry) => path.basename(entry).startsWith('.mcp-roots-sentinel'))).toEqual([]);
+    } finally {
+      for (const watcher of watchers) watcher.close();
+    }
   });
 
   it('names the folder when a server fails on a path outside its grants', async () => {

@@ -1,8 +1,8 @@
 // Proves the confinement of the real running server, from outside it. The process bwrap started
 // is found among bwrap's descendants (the one in another mount namespace), and its own view of the
 // filesystem is read through /proc/<pid>/root and /proc/<pid>/mountinfo:
-// - sentinel files created just now in the app's data folder and the temp folder (wherever no grant
-//   covers them) must not exist in its view, nor a few of the user's own files in HOME (read, never
+// - sentinel files created just now below the app's data folder and the temp folder (wherever no
+//   grant covers them) must not exist in its view, nor a few of the user's own files in HOME (read, never
 //   written: the check leaves nothing in HOME even if the app dies mid-check);
 // - every root must be there, mounted read-only exactly when its grant is read-only.
 // No cooperation from the server is needed, so a server that lies cannot pass.
@@ -143,7 +143,27 @@ function listing(dir: string): string[] {
   }
 }
 
-/** Where the check looks by default: sentinels in the app's data folder and the temp folder; HOME's own files. */
+/**
+ * Where the check looks by default: sentinels in the app's data folder and the temp folder; HOME's
+ * own files. The sentinels go one level down, in folders nobody watches: every proxy watches the
+ * data folder (for the registry) and, when its roots lie under it, the temp folder, and a sentinel
+ * planted there at each restart woke all of them for nothing (~0.15 ms of CPU each per file). A file
+ * in a folder below is hidden exactly when the folder above is: no sandbox plan binds one without
+ * the other.
+ */
 export function defaultCheckedDirs(dataDir: string): Pick<SelfCheckInput, 'sentinelDirs' | 'hiddenDirs'> {
-  return { sentinelDirs: [dataDir, os.tmpdir()], hiddenDirs: [os.homedir()] };
+  const below = path.join(dataDir, 'sandbox');
+  fs.mkdirSync(below, { recursive: true });
+  return { sentinelDirs: [below, ownTempFolder()], hiddenDirs: [os.homedir()] };
+}
+
+let ownTemp: string | undefined;
+
+/** This process's own folder in the temp folder, made at its first check, removed when it exits. */
+function ownTempFolder(): string {
+  if (ownTemp !== undefined && fs.existsSync(ownTemp)) return ownTemp;
+  const made = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), '.mcp-roots-check-')));
+  process.once('exit', () => fs.rmSync(made, { recursive: true, force: true }));
+  ownTemp = made;
+  return made;
 }
