@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import type { RootsHost } from '../../electron/host/roots-host.js';
+import { expect } from 'vitest';
 import { allowedDirectories, toolText, waitFor } from '../support/index.js';
+import { screenshot } from './ui-harness.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -65,6 +67,45 @@ export function describeViolations(violations: AxeViolation[]): string {
 export async function showScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
   await waitFor(async () => (await page.evaluate(() => document.documentElement.dataset.theme)) === scheme, { what: `the ${scheme} theme` });
+  // And a frame drawn after it: the page as a person sees it, not mid-way through the switch.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/** The window sizes every screen is looked at in. */
+export const SCREEN_SIZES = [
+  { width: 800, height: 600 },
+  { width: 1280, height: 800 },
+] as const;
+
+export interface LookOptions {
+  /** Sizes to look in (named `<name>-<w>x<h>-<scheme>`); none: the window as it is (`<name>-<scheme>`). */
+  sizes?: readonly { width: number; height: number }[];
+  /** Brings what the screen is about into view after each change of size or scheme. */
+  inView?: () => Promise<void>;
+  /** Screenshots only, no axe scan (a state already scanned elsewhere). */
+  noAxe?: boolean;
+}
+
+/**
+ * Looks at one state of the page the way every screen is checked: a screenshot in the light and the
+ * dark scheme (in each size, when given), and no serious or critical axe finding in any of them.
+ * Leaves the page light, and at 1280x800 when it changed sizes.
+ */
+export async function lookEverywhere(page: Page, name: string, options: LookOptions = {}): Promise<void> {
+  for (const size of options.sizes ?? [undefined]) {
+    if (size) await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await showScheme(page, scheme);
+      await options.inView?.();
+      const label = size ? `${name}-${size.width}x${size.height}-${scheme}` : `${name}-${scheme}`;
+      await screenshot(page, label);
+      if (options.noAxe) continue;
+      const serious = seriousOnly(await axeViolations(page));
+      expect(serious, `${label}:\n${describeViolations(serious)}`).toEqual([]);
+    }
+  }
+  await showScheme(page, 'light');
+  if (options.sizes) await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /**

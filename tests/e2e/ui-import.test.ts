@@ -9,23 +9,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { proxiedServerOf } from '../../electron/import/proxy-launcher.js';
 import type { ServerView } from '../../shared/domain.js';
 import { EVERYTHING_ENTRY, FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, showScheme } from './ui-checks.js';
-import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { lookEverywhere } from './ui-checks.js';
+import { startUiSession, type UiSession } from './ui-harness.js';
 
-type Scheme = 'light' | 'dark';
 
 let session: UiSession;
 
 /** Screenshots one state in both schemes and fails on serious or critical axe findings. */
 async function capture(name: string): Promise<void> {
-  const { page } = session;
-  for (const scheme of ['light', 'dark'] as Scheme[]) {
-    await showScheme(page, scheme);
-    await screenshot(page, `${name}-${scheme}`);
-    const serious = seriousOnly(await axeViolations(page));
-    expect(serious, `${name} (${scheme}):\n${describeViolations(serious)}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await lookEverywhere(session.page, name);
 }
 
 const focusedText = () => session.page.evaluate(() => (document.activeElement?.closest('label') ?? document.activeElement)?.textContent?.trim() ?? '');

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, cellName, describeViolations, seriousOnly, waitConnected } from './ui-checks.js';
-import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { cellName, lookEverywhere, waitConnected } from './ui-checks.js';
+import { startUiSession, type UiSession } from './ui-harness.js';
 
 const WIDTH = 800;
 const HEIGHT = 600;
@@ -25,15 +25,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 }
 
 async function capture(name: string): Promise<void> {
-  const { page } = session;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await waitFor(async () => (await page.evaluate(() => document.documentElement.dataset.theme)) === scheme, { what: `${scheme} theme` });
-    await screenshot(page, `narrow-${name}-${scheme}`);
-    const serious = seriousOnly(await axeViolations(page));
-    expect(serious, `${name} (${scheme}):\n${describeViolations(serious)}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await lookEverywhere(session.page, `narrow-${name}`);
 }
 
 const SERVER_NAMES = ['everything', 'github', 'postgres', 'slack', 'puppeteer', 'memory', 'brave-search'];

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRoot, callText } from '../support/host-harness.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, showScheme } from './ui-checks.js';
-import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { lookEverywhere, SCREEN_SIZES } from './ui-checks.js';
+import { repoRoot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession;
 const problems: string[] = [];
@@ -55,19 +55,7 @@ describe('a server with a path map', () => {
     await answer.getByText('/projects/mapped', { exact: true }).waitFor({ timeout: 60_000 });
     await expect(answer.locator('.facts__rootname').first().textContent()).resolves.toContain(path.basename(folder));
 
-    for (const viewport of [
-      { width: 800, height: 600 },
-      { width: 1280, height: 800 },
-    ]) {
-      await page.setViewportSize(viewport);
-      for (const scheme of ['light', 'dark'] as const) {
-        await showScheme(page, scheme);
-        await mapped.scrollIntoViewIfNeeded();
-        await screenshot(page, `server-path-map-${viewport.width}x${viewport.height}-${scheme}`);
-        const serious = seriousOnly(await axeViolations(page));
-        expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
-      }
-    }
+    await lookEverywhere(page, 'server-path-map', { sizes: SCREEN_SIZES, inView: () => mapped.scrollIntoViewIfNeeded() });
     expect(problems).toEqual([]);
   }, 240_000);
 });

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
 import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, filesystemSees, seriousOnly, showScheme, waitConnected } from './ui-checks.js';
-import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { filesystemSees, lookEverywhere, waitConnected } from './ui-checks.js';
+import { repoRoot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession | undefined;
 
@@ -20,13 +20,7 @@ afterEach(async () => {
 });
 
 async function shoot(s: UiSession, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await showScheme(s.page, scheme);
-    await screenshot(s.page, `${name}-${scheme}`);
-    const serious = seriousOnly(await axeViolations(s.page));
-    expect(serious, describeViolations(serious)).toEqual([]);
-  }
-  await s.page.emulateMedia({ colorScheme: 'light' });
+  await lookEverywhere(s.page, name);
 }
 
 describe('folder repairs', () => {

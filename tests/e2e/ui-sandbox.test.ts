@@ -10,14 +10,10 @@ import type { RootsHost } from '../../electron/host/roots-host.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantMode, ServerView } from '../../shared/domain.js';
 import { FILESYSTEM_ENTRY, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, showScheme, waitConnected } from './ui-checks.js';
-import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { lookEverywhere, SCREEN_SIZES, waitConnected } from './ui-checks.js';
+import { startUiSession, type UiSession } from './ui-harness.js';
 
 const support = await probeSandbox();
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1280, height: 800 },
-] as const;
 
 let session: UiSession | undefined;
 
@@ -48,18 +44,7 @@ async function waitVerified(host: RootsHost, id: string): Promise<void> {
 
 /** Screenshots the page in light and dark at both sizes and fails on serious or critical axe findings. */
 async function capture(name: string): Promise<void> {
-  const { page } = session!;
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const scheme of ['light', 'dark'] as const) {
-      await showScheme(page, scheme);
-      await screenshot(page, `${name}-${size.width}x${size.height}-${scheme}`);
-      const serious = seriousOnly(await axeViolations(page));
-      expect(serious, `${name} ${size.width}x${size.height} ${scheme}:\n${describeViolations(serious)}`).toEqual([]);
-    }
-  }
-  await showScheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await lookEverywhere(session!.page, name, { sizes: SCREEN_SIZES });
 }
 
 describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {

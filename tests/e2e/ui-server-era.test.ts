@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRoot, callText } from '../support/host-harness.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
-import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { lookEverywhere, SCREEN_SIZES } from './ui-checks.js';
+import { repoRoot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession;
 const problems: string[] = [];
@@ -52,19 +52,7 @@ describe('the era and the re-read note in the server detail', () => {
     await why.waitFor({ timeout: 60_000 });
     await expect(why.count()).resolves.toBe(1);
 
-    for (const viewport of [
-      { width: 800, height: 600 },
-      { width: 1280, height: 800 },
-    ]) {
-      await page.setViewportSize(viewport);
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await note.scrollIntoViewIfNeeded();
-        await screenshot(page, `server-era-${viewport.width}x${viewport.height}-${scheme}`);
-        const serious = seriousOnly(await axeViolations(page));
-        expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
-      }
-    }
+    await lookEverywhere(page, 'server-era', { sizes: SCREEN_SIZES, inView: () => note.scrollIntoViewIfNeeded() });
     expect(problems).toEqual([]);
   }, 240_000);
 });

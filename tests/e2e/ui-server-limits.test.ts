@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
-import { repoRoot, screenshot, startUiSession, type UiSession } from './ui-harness.js';
+import { lookEverywhere, SCREEN_SIZES } from './ui-checks.js';
+import { repoRoot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession;
 const problems: string[] = [];
@@ -26,20 +26,7 @@ afterAll(async () => {
 
 /** Screenshots of the fact in light and dark, at 800x600 and 1280x800, with no serious axe finding. */
 async function everySizeAndScheme(fact: Locator, name: string): Promise<void> {
-  const { page } = session;
-  for (const viewport of [
-    { width: 800, height: 600 },
-    { width: 1280, height: 800 },
-  ]) {
-    await page.setViewportSize(viewport);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await fact.scrollIntoViewIfNeeded();
-      await screenshot(page, `${name}-${viewport.width}x${viewport.height}-${scheme}`);
-      const serious = seriousOnly(await axeViolations(page));
-      expect(describeViolations(serious), `${viewport.width}x${viewport.height} ${scheme}`).toBe(describeViolations([]));
-    }
-  }
+  await lookEverywhere(session.page, name, { sizes: SCREEN_SIZES, inView: () => fact.scrollIntoViewIfNeeded() });
 }
 
 describe('a server held back', () => {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingServer, FILESYSTEM_ENTRY, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
-import { everythingSees, filesystemSees, waitConnected } from './ui-checks.js';
+import { everythingSees, filesystemSees, lookEverywhere, SCREEN_SIZES, waitConnected } from './ui-checks.js';
 
 let session: UiSession | undefined;
 
@@ -40,14 +40,7 @@ describe('browser UI', () => {
       await secrets.getByRole('listitem').filter({ hasText: name }).getByText('Stored unencrypted: no OS keychain available to this process').waitFor();
     }
     expect(await page.content()).not.toMatch(/never-shown/);
-    for (const [width, height] of [[800, 600], [1280, 800]] as const) {
-      await page.setViewportSize({ width, height });
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await secrets.scrollIntoViewIfNeeded();
-        await screenshot(page, `server-secrets-${width}x${height}-${scheme}`);
-      }
-    }
+    await lookEverywhere(page, 'server-secrets', { sizes: SCREEN_SIZES, inView: () => secrets.scrollIntoViewIfNeeded() });
   });
 
   it('trades the token for an HttpOnly, SameSite=Strict cookie: none left in the address bar or storage, and a reload stays signed in', async () => {
