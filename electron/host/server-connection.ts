@@ -491,6 +491,9 @@ export class ServerConnection {
   private closeFlooder(): void {
     this.floods++;
     this.closedForFlood = true;
+    // Shown at once: the session is over for the app now, though a server busy flooding may take
+    // seconds to exit (the transport waits for it, then signals it) before onclose runs.
+    this.setStatus({ state: 'disconnected' });
     const client = this.client;
     const built = this.built;
     // After this turn: the requests read just before are being answered now (their handlers run

@@ -47,6 +47,8 @@ describe('inbound limits: a server that floods', () => {
     await neighbourSees(host, neighbour, second);
 
     await waitFor(() => statusOf(host, id)?.limited?.kind === 'flood', { what: 'the session closed for flooding', timeoutMs: 60_000 });
+    // Not shown connected once its session is being closed, even before its process has exited.
+    expect(statusOf(host, id)?.state).toBe('disconnected');
     const limited = statusOf(host, id)?.limited;
     expect(limited?.text).toMatch(/kept sending more than 200 messages a second after 2 pauses: its session was closed/);
     await waitFor(() => statusOf(host, id)?.nextRetryAt !== undefined, { what: 'the restart scheduled' });
