@@ -380,7 +380,9 @@ export class ServerConnection {
       return;
     }
     this.client = client;
-    this.eraVerdict = { carriesRoots: declareRoots, verdict: session.verdict };
+    // An unanswered probe says nothing of the eras the server offers (it was slow to start): the
+    // next session asks again instead of keeping the 2025 fallback for good.
+    this.eraVerdict = session.verdict.reason === 'probe-unanswered' ? undefined : { carriesRoots: declareRoots, verdict: session.verdict };
     client.onclose = () => {
       if (generation !== this.generation) return;
       this.client = undefined;

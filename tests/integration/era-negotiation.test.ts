@@ -57,6 +57,31 @@ describe('era choice', () => {
     expect(status()?.eraReason).toBe('newest');
   });
 
+  it('asks again after a slow start left the probe unanswered: the next session gets the era the server offers', { timeout: 180_000 }, async () => {
+    // A server that reads nothing for its first 25 s, far longer than the probe's 8 s wait (a normal
+    // start of this fixture takes 0.3-3 s, depending on the load): that probe goes unanswered.
+    const host = await startHost({ connection: { probeTimeoutMs: 8_000, connectTimeoutMs: 60_000 } });
+    const slowOnce = path.join(tempDir('slow-once-'), 'started');
+    const transport = { ...modernFixtureServer(), env: { SLOW_START_ONCE: slowOnce, SLOW_START_MS: '25000' } };
+    // Told no folders: a server that offers 2026-07-28 gets it (the newest era). Unconfined, so it
+    // can leave its mark outside any grant.
+    const { id } = await host.addServer({ name: 'slow-once', transport, enabled: true, sharing: false, sandbox: false });
+    const status = () => host.getState().servers.find((server) => server.id === id)?.status;
+    await waitFor(() => status()?.state === 'connected', {
+      what: 'the slow first session',
+      timeoutMs: 90_000,
+      explain: () => JSON.stringify([status(), host.activity(id).map((entry) => entry.message)]),
+    });
+    expect(status()?.eraReason).toBe('probe-unanswered');
+    await host.reconnect(id);
+    await waitFor(() => status()?.state === 'connected' && status()?.eraReason !== 'probe-unanswered', {
+      what: 'the next session to probe again',
+      timeoutMs: 60_000,
+      explain: () => JSON.stringify([status(), host.activity(id).map((entry) => entry.message)]),
+    });
+    expect(status()).toMatchObject({ era: 'modern', eraReason: 'newest' });
+  });
+
   it('gives a both-era input_required server 2025-11-25 too: the SDK turns its round into the classic request', async () => {
     const host = await startHost(answeredProbe);
     const folder = tempDir('shim-');
