@@ -34,7 +34,9 @@ export type SandboxSetupCode =
   /** The package behind `npx`/`uvx` could not be installed into the app's folder. */
   | 'package-install-failed'
   /** A `uvx` server, and `uv` is not on PATH to prepare its package outside the sandbox. */
-  | 'uv-missing';
+  | 'uv-missing'
+  /** A folder to mount was replaced (by a symlink, another folder) between the plan and the mount. */
+  | 'folder-changed';
 
 /** The result of checking a running confined server from outside. */
 export interface SandboxSelfCheck {

@@ -307,6 +307,7 @@ export class ServerConnection {
       built = buildTransport(transportConfig, this.options.secrets, {
         lowPriority: true,
         inboundLimits: this.options.inboundLimits ?? APP_INBOUND_LIMITS,
+        childDescriptors: prepared.confined?.openDescriptors,
       });
     } catch (error) {
       if (error instanceof SealedSecretError) {

@@ -10,7 +10,7 @@
 //    2026-07-28 one on the same process, not on a second spawn).
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import os from 'node:os';
 import type { Writable } from 'node:stream';
 
@@ -19,9 +19,26 @@ export type OwnReply = { kind: 'answer'; message: JSONRPCMessage } | { kind: 'ti
 
 const OWN_ID_PREFIX = 'mcp-roots-host:';
 
+/** Descriptors a child gets as its fds 3, 4, …, opened for one spawn (a confined server's mounts). */
+export interface ChildDescriptors {
+  fds: number[];
+  close(): void;
+}
+
+/** The base class's private parts that a spawn of our own must fill in (checked by the sandbox tests). */
+interface SdkStdioInternals {
+  _process?: ChildProcess | undefined;
+  _serverParams: StdioServerParameters;
+  _readBuffer: { append(chunk: Buffer): void };
+  _stderrStream?: NodeJS.WritableStream | null;
+  processReadBuffer(): void;
+}
+
 export class InPlaceStdioClientTransport extends StdioClientTransport {
   /** Below-normal CPU priority for the child, set as soon as it runs (see BuildOptions.lowPriority). */
   lowPriority = false;
+  /** Opened just before each spawn and passed on as fds 3…: bwrap binds from them (mount-descriptors.ts). */
+  childDescriptors?: (() => ChildDescriptors) | undefined;
   /** An answer to one of our requests that came after we stopped waiting (a slow start). */
   onLateAnswer?: (message: JSONRPCMessage, afterMs: number) => void;
   private running = false;
@@ -81,7 +98,8 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
 
   override async start(): Promise<void> {
     if (this.running) return;
-    await super.start();
+    if (this.childDescriptors) await this.spawnWithDescriptors(this.childDescriptors);
+    else await super.start();
     this.running = true;
     // The SDK keeps its child private and reports its end without the exit code; hold on to the
     // child so a failure can say "exited with code 1" (absent if the SDK renames the field).
@@ -144,6 +162,54 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
   /** True while the child runs (a held close leaves it running). */
   get alive(): boolean {
     return this.running;
+  }
+
+  /**
+   * The SDK's start, with extra descriptors in the child's stdio (the SDK spawns with three). Kept
+   * as close to the SDK's as possible: the same environment, the same handlers, the same buffers.
+   */
+  private spawnWithDescriptors(open: () => ChildDescriptors): Promise<void> {
+    const sdk = this as unknown as SdkStdioInternals;
+    const params = sdk._serverParams;
+    const descriptors = open();
+    return new Promise<void>((resolve, reject) => {
+      let child: ChildProcess;
+      try {
+        const stdio: StdioOptions = ['pipe', 'pipe', params.stderr === 'pipe' ? 'pipe' : (params.stderr ?? 'inherit'), ...descriptors.fds];
+        child = spawn(params.command, params.args ?? [], { env: params.env, stdio, shell: false, cwd: params.cwd });
+      } catch (error) {
+        descriptors.close();
+        reject(error as Error);
+        return;
+      }
+      sdk._process = child;
+      child.on('error', (error) => {
+        descriptors.close();
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => {
+        // The child holds its own copies now; ours would keep the folders open for nothing.
+        descriptors.close();
+        resolve();
+      });
+      child.on('close', () => {
+        sdk._process = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          sdk._readBuffer.append(chunk);
+          sdk.processReadBuffer();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          this.close().catch(() => undefined);
+        }
+      });
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      if (sdk._stderrStream && child.stderr) child.stderr.pipe(sdk._stderrStream);
+    });
   }
 
   private route(message: JSONRPCMessage, handler: ((message: JSONRPCMessage) => void) | undefined): void {

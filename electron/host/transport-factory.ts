@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { TransportConfig } from '../../shared/domain.js';
 import { InboundLimiter, type InboundLimits } from './inbound-limits.js';
 import { openTransport, type SecretCodec } from './secret-codec.js';
-import { InPlaceStdioClientTransport } from './stdio-client-transport.js';
+import { InPlaceStdioClientTransport, type ChildDescriptors } from './stdio-client-transport.js';
 
 // Tests and the benchmark start hosts' clients on it too.
 export { InPlaceStdioClientTransport } from './stdio-client-transport.js';
@@ -23,6 +23,8 @@ export interface BuildOptions {
   lowPriority?: boolean;
   /** What reading a stdio server may cost; the default reads at a rate, with no penalties. */
   inboundLimits?: InboundLimits | undefined;
+  /** A confined server's mount descriptors and seccomp filter, opened at each spawn (ConfinedStdio.openDescriptors). */
+  childDescriptors?: (() => ChildDescriptors) | undefined;
 }
 
 export interface BuiltTransport {
@@ -50,6 +52,7 @@ export function buildTransport(sealedOrPlain: TransportConfig, secrets?: SecretC
       stderr: 'pipe',
     });
     transport.lowPriority = options.lowPriority ?? false;
+    transport.childDescriptors = options.childDescriptors;
     const inbound = new InboundLimiter(options.inboundLimits);
     inbound.install(transport);
     return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit };

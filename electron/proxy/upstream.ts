@@ -34,7 +34,7 @@ export async function openUpstream(
 ): Promise<Upstream> {
   const config = usesRootPlaceholders(record.transport) ? injectRoots(record.transport, folders.map((folder) => folder.serverPath)) : record.transport;
   const prepared = await prepareStart(record, config, folders, options);
-  const built = buildTransport(prepared.transport);
+  const built = buildTransport(prepared.transport, undefined, { childDescriptors: prepared.confined?.openDescriptors });
   const { transport } = built;
   transport.onmessage = (message) => handlers.onmessage(message);
   transport.onclose = () => handlers.onclose();

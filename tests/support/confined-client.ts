@@ -34,7 +34,7 @@ export async function startConfined(
   clientOptions: { roots?: string[] } = {},
 ): Promise<ConfinedClient> {
   const confined = await confineStdio(config, options);
-  const built = buildTransport(confined.config);
+  const built = buildTransport(confined.config, undefined, { childDescriptors: confined.openDescriptors });
   let stderr = '';
   (built.stderr as Readable | undefined)?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'sandbox-test', version: '1.0.0' }, { capabilities: clientOptions.roots ? { roots: {} } : {} });

@@ -21,6 +21,7 @@
 // folder masked by an empty tmpfs wherever a grant would expose it (the registry holds every grant:
 // a server that could write it could widen its own); `--remount-ro /` last, so nothing can be
 // created at the top of the tree.
+import path from 'node:path';
 import type { HostLayout } from './host-layout.js';
 import { isWithin, type ConfinementInput, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 
@@ -37,6 +38,10 @@ export interface BwrapPlanInput extends ConfinementInput {
   env: Readonly<Record<string, string>>;
   /** The server's working directory on the host, if it has one. */
   cwd?: string | undefined;
+  /** Existing paths inside read-write roots that stay read-only (protected-paths.ts). */
+  protectedPaths?: readonly string[] | undefined;
+  /** Load the seccomp filter (seccomp-filter.ts) from the descriptor after the mounts'. */
+  seccomp?: boolean | undefined;
 }
 
 export interface BwrapPlan {
@@ -45,6 +50,10 @@ export interface BwrapPlan {
   env: Record<string, string>;
   /** Every path the server can reach, in mount order (later ones cover earlier ones). */
   mounts: SandboxMount[];
+  /** Paths bound from descriptors, in descriptor order: the first is fd FIRST_DESCRIPTOR in bwrap. */
+  descriptors: string[];
+  /** The seccomp filter's descriptor follows the mounts'. */
+  seccomp: boolean;
   /** Where the server starts: its cwd when that is reachable inside, else its private HOME. */
   chdir: string;
 }
@@ -83,6 +92,33 @@ function rootMounts(roots: readonly GrantedFolder[]): GrantedFolder[] {
   return [...byPath.values()].sort((a, b) => byDepthThenPath(a.path, b.path));
 }
 
+/** The first descriptor bwrap gets (0-2 are the server's stdio). */
+export const FIRST_DESCRIPTOR = 3;
+
+/**
+ * Folders on the way from a read-write root down to a target (both excluded), each bound onto
+ * itself so that it is a mount point inside: a mount point cannot be renamed or removed (EBUSY).
+ * Targets are the data folder (a server granted ~ must not move ~/.config aside and put a data
+ * folder of its own, with a registry that frees it, in its place) and the protected paths (a server
+ * must not rename .git and make a new one with hooks of its own). Each keeps the mode of the
+ * deepest root over it.
+ */
+export function pinnedAncestors(roots: readonly GrantedFolder[], targets: readonly string[]): GrantedFolder[] {
+  const pinned = new Map<string, GrantedFolder>();
+  for (const root of roots) {
+    if (root.mode !== 'read-write') continue;
+    for (const target of targets) {
+      if (target === root.path || !isWithin(target, root.path)) continue;
+      for (let dir = path.posix.dirname(target); dir !== root.path && isWithin(dir, root.path); dir = path.posix.dirname(dir)) {
+        if (pinned.has(dir)) continue;
+        const deepest = roots.filter((other) => isWithin(dir, other.path)).sort((a, b) => depth(b.path) - depth(a.path))[0] as GrantedFolder;
+        pinned.set(dir, { path: dir, mode: deepest.mode });
+      }
+    }
+  }
+  return [...pinned.values()];
+}
+
 export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const args: string[] = ['--unshare-all', '--unshare-user'];
   if (input.disableUserns) args.push('--disable-userns');
@@ -90,12 +126,19 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
 
   const mounts: SandboxMount[] = [];
+  const descriptors: string[] = [];
   const bind = (flag: string, path: string, mount: Omit<SandboxMount, 'path'>) => {
     args.push(flag, path, path);
     mounts.push({ path, ...mount });
   };
+  /** Bound from a descriptor opened just before the spawn (mount-descriptors.ts), never by path. */
+  const bindFd = (path: string, writable: boolean, purpose: SandboxMount['purpose']) => {
+    args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(FIRST_DESCRIPTOR + descriptors.length), path);
+    descriptors.push(path);
+    mounts.push({ path, writable, purpose });
+  };
 
-  // System runtime, read-only.
+  // System runtime, read-only: owned by root, nothing a server can write decides what they hold.
   bind('--ro-bind', '/usr', { writable: false, purpose: 'system' });
   const systemPaths = ['/usr'];
   for (const entry of input.layout.topLevel) {
@@ -112,19 +155,27 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   }
   // A fresh /proc for the new pid namespace, bwrap's minimal /dev, and an empty /tmp that is gone
   // at exit (programs that ignore TMPDIR still work; roots under /tmp are mounted on top of it).
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  mounts.push({ path: '/proc', writable: false, purpose: 'system' }, { path: '/dev', writable: false, purpose: 'system' });
-  mounts.push({ path: '/tmp', writable: true, purpose: 'tmp' });
+  // /proc/sys and /proc/sysrq-trigger read-only, as Docker makes them: sysctls are not namespaced,
+  // and a server of an app run as root is host uid 0 to their permission check (it could set
+  // kernel.core_pattern, which the kernel runs as full root).
+  args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
+  args.push('--dev', '/dev', '--tmpfs', '/tmp');
+  mounts.push({ path: '/proc', writable: false, purpose: 'system' }, { path: '/proc/sys', writable: false, purpose: 'system' });
+  mounts.push({ path: '/dev', writable: false, purpose: 'system' }, { path: '/tmp', writable: true, purpose: 'tmp' });
 
   const programs = programMounts(input.programPaths, systemPaths);
-  for (const program of programs) bind('--ro-bind', program, { writable: false, purpose: 'program' });
+  for (const program of programs) bindFd(program, false, 'program');
 
-  // -try: a root that vanished since the plan was made is simply not there, as for the roots list.
+  // Roots, the data folder's anchors and the protected paths, parents before children; at one path
+  // a root comes first and a protected path last, so protection holds over a grant of the same folder.
   const roots = rootMounts(input.roots);
-  for (const root of roots) {
-    const writable = root.mode === 'read-write';
-    bind(writable ? '--bind-try' : '--ro-bind-try', root.path, { writable, purpose: 'root' });
-  }
+  const order = { root: 0, anchor: 1, protected: 2 } as const;
+  const tree = [
+    ...roots.map((root) => ({ ...root, kind: 'root' as const })),
+    ...pinnedAncestors(roots, [input.dataDir, ...(input.protectedPaths ?? [])]).map((anchor) => ({ ...anchor, kind: 'anchor' as const })),
+    ...(input.protectedPaths ?? []).map((p) => ({ path: p, mode: 'read-only' as const, kind: 'protected' as const })),
+  ].sort((a, b) => depth(a.path) - depth(b.path) || order[a.kind] - order[b.kind] || byDepthThenPath(a.path, b.path));
+  for (const entry of tree) bindFd(entry.path, entry.mode === 'read-write', entry.kind === 'root' ? 'root' : entry.kind);
 
   const exposesDataDir = [...roots.map((root) => root.path), ...programs].some((outer) => isWithin(input.dataDir, outer));
   if (exposesDataDir) {
@@ -137,6 +188,9 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // Read-only once the mount points below them exist (a remount does not reach the mounts below).
   if (exposesDataDir) args.push('--remount-ro', input.dataDir);
   args.push('--remount-ro', '/');
+  // Last, so that bwrap's own setup above is not filtered; it applies to the server from its exec on.
+  const seccomp = input.seccomp === true;
+  if (seccomp) args.push('--seccomp', String(FIRST_DESCRIPTOR + descriptors.length));
 
   const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
   args.push('--chdir', chdir, '--', input.command, ...input.args);
@@ -146,6 +200,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     args,
     env: { ...input.env, HOME: input.home, TMPDIR: input.tmp },
     mounts,
+    descriptors,
+    seccomp,
     chdir,
   };
 }

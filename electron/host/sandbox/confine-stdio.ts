@@ -20,7 +20,9 @@
  * - `stderrBlocked(lines)` reads the server's stderr for a failure caused by the sandbox
  *   (blocked-path.ts), so the UI can offer "Grant this folder".
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
@@ -28,10 +30,13 @@ import { findBlockedPath, type BlockedPath } from './blocked-path.js';
 import { planBwrap } from './bwrap-plan.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
+import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
+import { protectedPaths } from './protected-paths.js';
 import { sandboxSupport } from './probe-cache.js';
 import type { SandboxSupport } from './sandbox-probe.js';
-import type { GrantedFolder, SandboxMount } from './sandbox-types.js';
+import { isWithin, SandboxSetupError, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
+import { seccompFilter } from './seccomp-filter.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
 import { defaultCheckedDirs, selfCheck } from './self-check.js';
 
@@ -58,6 +63,12 @@ export interface ConfinedStdio {
   mounts: SandboxMount[];
   /** Set for npx/uvx servers: where their package was found or installed. */
   package?: PackageLaunch | undefined;
+  /**
+   * Opens what bwrap binds from descriptors (each checked to be what the plan saw) and the seccomp
+   * filter, for one spawn: pass `fds` as the child's fds 3, 4, … and close them once it runs.
+   * Throws SandboxSetupError('folder-changed') when a folder was swapped since the plan.
+   */
+  openDescriptors(): OpenedDescriptors;
   /** Checks the running server (pass the spawned pid, i.e. bwrap's) from outside. */
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
   /** The first stderr line showing the sandbox in the server's way, if any. */
@@ -81,11 +92,24 @@ export function privateFolders(dataDir: string, serverId: string): { home: strin
   return { home: path.join(base, 'home'), tmp: path.join(base, 'tmp') };
 }
 
+/** The filter as a file below the data folder (no server can reach it), written once per content. */
+function seccompFile(dataDir: string, filter: Buffer): string {
+  const file = path.join(dataDir, 'sandbox', `seccomp-${createHash('sha256').update(filter).digest('hex').slice(0, 16)}.bpf`);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const partial = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(partial, filter, { mode: 0o600 });
+    fs.renameSync(partial, file);
+  }
+  return file;
+}
+
 function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement): ConfinedStdio {
   return {
     config,
     enforcement,
     mounts: [],
+    openDescriptors: () => ({ fds: [], close: () => undefined }),
     selfCheck: async () => ({ verified: false, at: Date.now(), detail: `not confined: ${enforcement.reason}` }),
     stderrBlocked: () => undefined,
   };
@@ -112,12 +136,25 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     env: { ...process.env, PATH: pathEnv },
     dataDir,
   });
-  const program = locateProgram({ command: pkg?.command ?? config.command, args: pkg?.args ?? config.args, cwd: config.cwd, pathEnv });
+  // What the server can write may name nothing else to bind (a planted node_modules link, a shebang).
+  const roots = options.roots.filter((root) => identityOf(root.path)?.directory === true);
+  const writable = [...roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home, tmp];
+  const program = locateProgram({
+    command: pkg?.command ?? config.command,
+    args: pkg?.args ?? config.args,
+    cwd: config.cwd,
+    pathEnv,
+    serverWritable: (p) => writable.some((area) => isWithin(p, area)),
+    visibleInside: (p) => roots.some((root) => isWithin(p, root.path)),
+  });
   const programPaths = pkg ? [...program.paths, pkg.packageDir] : program.paths;
 
+  let identities = new Map<string, PathIdentity>();
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: SandboxMount[];
+  let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
+    const filter = seccompFilter({ denyUnixSockets: true });
     const plan = planBwrap({
       bwrap: support.launcher,
       disableUserns: support.disableUserns,
@@ -127,14 +164,31 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       env: config.env,
       cwd: config.cwd,
       programPaths,
-      roots: options.roots,
+      roots,
       home,
       tmp,
       dataDir,
       network: options.network,
+      protectedPaths: protectedPaths({ writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() }),
+      seccomp: filter !== undefined,
     });
     spawn = plan;
     mounts = plan.mounts;
+    // Who each bound path is now; the spawn binds it only if it is still the same (mount-descriptors.ts).
+    const described = plan.descriptors.flatMap((p) => {
+      const identity = identityOf(p);
+      return identity ? [{ path: p, identity }] : [];
+    });
+    if (described.length !== plan.descriptors.length) {
+      const gone = plan.descriptors.find((p) => !identityOf(p)) as string;
+      throw new SandboxSetupError('folder-changed', `${gone} is gone or became a symlink while its sandbox was planned.`);
+    }
+    identities = new Map(described.map((entry) => [entry.path, entry.identity]));
+    const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
+    openDescriptors = () => {
+      const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
+      return openMountDescriptors(described, seccompFd);
+    };
   } else {
     const profile = seatbeltProfile({ programPaths, roots: options.roots, home, tmp, dataDir, network: options.network });
     spawn = { command: support.launcher, args: ['-p', profile, program.command, ...program.args], env: { ...config.env, HOME: home, TMPDIR: tmp } };
@@ -147,10 +201,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     enforcement,
     mounts,
     package: pkg,
+    openDescriptors,
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
-      return selfCheck({ pid, mounts, ...defaultCheckedDirs(dataDir) });
+      return selfCheck({ pid, mounts, identities, seccomp: spawn.args.includes('--seccomp'), ...defaultCheckedDirs(dataDir) });
     },
     stderrBlocked: (lines) => findBlockedPath(lines, mounts, hostFacts),
   };

@@ -14,6 +14,15 @@ export interface ProgramInput {
   cwd?: string | undefined;
   /** The PATH the server is started with (its own env's, else the app's). */
   pathEnv: string | undefined;
+  /**
+   * Where the confined server can write (its read-write roots, its private HOME and TMPDIR). A file
+   * there (a shebang, a node_modules link, a package.json) may name only what is visible inside
+   * anyway: otherwise a server could plant `node_modules/x -> ~/other-project` and have it bound at
+   * its next start. Default: nowhere (an unconfined program).
+   */
+  serverWritable?: ((p: string) => boolean) | undefined;
+  /** Whether a path is inside one of the server's roots (visible to it whatever the program needs). */
+  visibleInside?: ((p: string) => boolean) | undefined;
 }
 
 export interface ProgramLocation {
@@ -23,6 +32,8 @@ export interface ProgramLocation {
   args: string[];
   /** Files and folders to bind read-only; absolute, canonical, deduplicated. */
   paths: string[];
+  /** Paths a server-writable file named that were NOT bound (they lie outside its roots). */
+  refused: string[];
 }
 
 // Commands that run a script named by their first positional argument.
@@ -67,16 +78,31 @@ function readShebang(file: string): string[] | undefined {
 
 class Collector {
   readonly paths = new Set<string>();
+  readonly refused = new Set<string>();
   private readonly seenExecutables = new Set<string>();
 
-  constructor(private readonly pathEnv: string | undefined) {}
+  constructor(
+    private readonly pathEnv: string | undefined,
+    private readonly serverWritable: (p: string) => boolean = () => false,
+    private readonly visibleInside: (p: string) => boolean = () => false,
+  ) {}
+
+  /** A source the server can write taints what it names (`tainted` passes that on). */
+  taints(source: string, tainted: boolean): boolean {
+    return tainted || this.serverWritable(source);
+  }
 
   /**
    * Binds `p`, unless it is the user's HOME or above it (a script saved straight into HOME, a stray
-   * ~/package.json): then only `file` itself, so a program never drags ~/.ssh in with it.
+   * ~/package.json): then only `file` itself, so a program never drags ~/.ssh in with it. A path
+   * named by something the server can write is bound only if the server sees it anyway.
    */
-  add(p: string, file?: string): void {
+  add(p: string, file: string | undefined, tainted: boolean): void {
     const real = realpathOr(p);
+    if (tainted && !this.visibleInside(real)) {
+      this.refused.add(real);
+      return;
+    }
     if (isWithin(os.homedir(), real) || real === '/') {
       if (file) this.paths.add(realpathOr(file));
       return;
@@ -85,73 +111,81 @@ class Collector {
   }
 
   /** An executable as named (P) and as it really is (R): what running it needs. */
-  executable(named: string, depthLeft = 4): void {
+  executable(named: string, depthLeft = 4, taintedBy = false): void {
     if (depthLeft === 0 || this.seenExecutables.has(named)) return;
     this.seenExecutables.add(named);
+    const tainted = this.taints(named, taintedBy);
     const real = realpathOr(named);
+    if (tainted && !this.visibleInside(real)) {
+      this.refused.add(real);
+      return;
+    }
     // Running it by the name it was given needs that name (a symlink in its folder) to exist.
-    if (real !== named) this.add(path.dirname(named), named);
-    for (const candidate of new Set([named, real])) this.installOf(candidate);
+    if (real !== named) this.add(path.dirname(named), named, tainted);
+    for (const candidate of new Set([named, real])) this.installOf(candidate, tainted);
     const shebang = readShebang(real);
     if (shebang) {
-      this.scriptHome(real, shebang);
+      this.scriptHome(real, shebang, tainted);
       const [interpreter, ...rest] = shebang;
       if (!interpreter) return;
+      const fromShebang = this.taints(real, tainted);
       if (path.basename(interpreter) === 'env') {
         const name = rest.find((word) => !word.startsWith('-') && !word.includes('='));
         const found = name ? findOnPath(name, this.pathEnv) : undefined;
-        if (found) this.executable(found, depthLeft - 1);
+        if (found) this.executable(found, depthLeft - 1, tainted);
       } else if (path.isAbsolute(interpreter)) {
-        this.executable(interpreter, depthLeft - 1);
+        this.executable(interpreter, depthLeft - 1, fromShebang);
       }
     }
   }
 
   /** The folder an executable belongs to: its venv, its install prefix, or just its own folder. */
-  private installOf(file: string): void {
+  private installOf(file: string, tainted: boolean): void {
     const dir = path.dirname(file);
     if (path.basename(dir) === 'bin') {
       const prefix = path.dirname(dir);
-      if (fs.existsSync(path.join(prefix, 'pyvenv.cfg'))) return this.add(prefix);
-      if (isInstallPrefix(prefix)) return this.add(prefix);
+      if (fs.existsSync(path.join(prefix, 'pyvenv.cfg'))) return this.add(prefix, undefined, tainted);
+      if (isInstallPrefix(prefix)) return this.add(prefix, undefined, tainted);
     }
-    this.add(dir, file);
+    this.add(dir, file, tainted);
   }
 
   /** A script's own code: its package (JS) or venv (Python), else its folder. */
-  scriptHome(script: string, interpreterWords: readonly string[] = []): void {
+  scriptHome(script: string, interpreterWords: readonly string[] = [], taintedBy = false): void {
+    const tainted = this.taints(script, taintedBy);
     const named = interpreterWords.map((word) => path.basename(word));
     const isJs = /\.(c|m)?(j|t)sx?$/.test(script) || named.some((word) => JS_INTERPRETER.test(word));
     if (isJs) {
       // HOME and above are never a package root (a stray ~/package.json would bind all of HOME).
       const packageRoot = findUp(path.dirname(script), (dir) => !isWithin(os.homedir(), dir) && fs.existsSync(path.join(dir, 'package.json')));
-      if (packageRoot) return this.jsPackage(packageRoot, 2);
+      if (packageRoot) return this.jsPackage(packageRoot, 2, tainted);
     }
     const dir = path.dirname(script);
-    if (path.basename(dir) === 'bin' && fs.existsSync(path.join(path.dirname(dir), 'pyvenv.cfg'))) return this.add(path.dirname(dir));
-    this.add(dir, script);
+    if (path.basename(dir) === 'bin' && fs.existsSync(path.join(path.dirname(dir), 'pyvenv.cfg'))) return this.add(path.dirname(dir), undefined, tainted);
+    this.add(dir, script, tainted);
   }
 
   /**
    * A package and every node_modules folder Node searches from it (each ancestor's), plus the
    * targets of symlinked packages there (npm link, workspaces, pnpm) that lie outside them.
    */
-  private jsPackage(packageRoot: string, linkDepth: number): void {
+  private jsPackage(packageRoot: string, linkDepth: number, taintedBy: boolean): void {
+    const tainted = this.taints(packageRoot, taintedBy);
     const real = realpathOr(packageRoot);
-    this.add(real);
+    this.add(real, undefined, tainted);
     const searched = new Set<string>();
     for (let dir = real; ; dir = path.dirname(dir)) {
       const modules = path.basename(dir) === 'node_modules' ? dir : path.join(dir, 'node_modules');
       if (!searched.has(modules) && fs.existsSync(modules)) {
         searched.add(modules);
-        this.add(modules);
-        if (linkDepth > 0) this.linkedPackages(modules, linkDepth);
+        this.add(modules, undefined, tainted);
+        if (linkDepth > 0) this.linkedPackages(modules, linkDepth, this.taints(modules, tainted));
       }
       if (path.dirname(dir) === dir) break;
     }
   }
 
-  private linkedPackages(modules: string, linkDepth: number): void {
+  private linkedPackages(modules: string, linkDepth: number, tainted: boolean): void {
     const entries = (dir: string) => {
       try {
         return fs.readdirSync(dir, { withFileTypes: true });
@@ -166,7 +200,11 @@ class Collector {
         if (!child.isSymbolicLink()) continue;
         const target = realpathOr(packagePath);
         if ([...this.paths].some((bound) => isWithin(target, bound))) continue;
-        if (fs.existsSync(path.join(target, 'package.json'))) this.jsPackage(target, linkDepth - 1);
+        if (tainted && !this.visibleInside(target)) {
+          this.refused.add(target);
+          continue;
+        }
+        if (fs.existsSync(path.join(target, 'package.json'))) this.jsPackage(target, linkDepth - 1, tainted);
       }
     }
   }
@@ -216,7 +254,7 @@ export function scriptArgumentIndex(commandName: string, args: readonly string[]
 
 export function locateProgram(input: ProgramInput): ProgramLocation {
   const command = resolveCommand(input.command, input.cwd, input.pathEnv);
-  const collector = new Collector(input.pathEnv);
+  const collector = new Collector(input.pathEnv, input.serverWritable, input.visibleInside);
   collector.executable(command);
   const args = [...input.args];
   const names = [path.basename(command), path.basename(realpathOr(command))];
@@ -225,8 +263,11 @@ export function locateProgram(input: ProgramInput): ProgramLocation {
     const script = path.resolve(input.cwd ?? process.cwd(), args[scriptIndex] as string);
     if (fs.existsSync(script) && fs.statSync(script).isFile()) {
       args[scriptIndex] = script;
-      collector.scriptHome(realpathOr(script), names);
+      const real = realpathOr(script);
+      // A script link the server can write may point only where the server sees anyway.
+      if (collector.taints(script, false) && !input.visibleInside?.(real)) collector.refused.add(real);
+      else collector.scriptHome(real, names, collector.taints(script, false));
     }
   }
-  return { command, args, paths: [...collector.paths].sort() };
+  return { command, args, paths: [...collector.paths].sort(), refused: [...collector.refused].sort() };
 }

@@ -24,7 +24,8 @@ export interface ConfinementInput {
 }
 
 /** Why a path is visible inside a sandbox: the self-check and the UI explain each one. */
-export type MountPurpose = 'system' | 'program' | 'root' | 'home' | 'tmp' | 'mask';
+/** 'protected': a path inside a read-write root that stays read-only (protected-paths.ts); 'anchor': a folder on the way to the data folder or a protected path, pinned so it cannot be renamed (bwrap-plan.ts). */
+export type MountPurpose = 'system' | 'program' | 'root' | 'home' | 'tmp' | 'mask' | 'protected' | 'anchor';
 
 /** One path as the confined server sees it (same path inside and out). */
 export interface SandboxMount {

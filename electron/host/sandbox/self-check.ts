@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
+import type { PathIdentity } from './mount-descriptors.js';
 import { isWithin, type SandboxMount } from './sandbox-types.js';
 
 export interface SelfCheckInput {
@@ -22,6 +23,10 @@ export interface SelfCheckInput {
   sentinelDirs: readonly string[];
   /** Folders whose existing entries must be hidden (HOME): looked at, never written to. */
   hiddenDirs?: readonly string[] | undefined;
+  /** What each descriptor-bound path was when it was opened: inside, the same file must be there. */
+  identities?: ReadonlyMap<string, PathIdentity> | undefined;
+  /** The seccomp filter was asked for: the server must run under it. */
+  seccomp?: boolean | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -113,20 +118,38 @@ export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = 
     }
     if (!fs.existsSync(rootOf('/'))) return fail(`cannot inspect pid ${target} (gone, or not permitted)`);
     const mountinfo = parseMountinfo(fs.readFileSync(`/proc/${target}/mountinfo`, 'utf8'));
-    let roots = 0;
+    const counts = { root: 0, protected: 0, program: 0, anchor: 0 };
     for (const mount of input.mounts) {
-      if (mount.purpose !== 'root' || !fs.existsSync(mount.path)) continue;
+      if (mount.purpose !== 'root' && mount.purpose !== 'protected' && mount.purpose !== 'program' && mount.purpose !== 'anchor') continue;
+      if (!fs.existsSync(mount.path)) continue;
       const options = mountinfo.get(mount.path);
-      if (!options) return fail(`${mount.path} is granted but not mounted inside`);
+      const what = mount.purpose === 'protected' ? 'protected path' : mount.purpose;
+      if (!options) return fail(`${mount.path} (${what}) is not mounted inside`);
       if (options.includes('ro') === mount.writable) {
-        return fail(`${mount.path} is mounted ${mount.writable ? 'read-only' : 'read-write'} inside, granted ${mount.writable ? 'read-write' : 'read-only'}`);
+        return fail(`${mount.path} (${what}) is mounted ${mount.writable ? 'read-only' : 'read-write'} inside, planned ${mount.writable ? 'read-write' : 'read-only'}`);
       }
-      roots++;
+      // The very file or folder that was opened for the bind, not something a race put at its path.
+      const identity = input.identities?.get(mount.path);
+      if (identity) {
+        const inside = fs.statSync(rootOf(mount.path));
+        if (inside.dev !== identity.dev || inside.ino !== identity.ino) return fail(`${mount.path} (${what}) inside is not the folder that was checked and bound`);
+      }
+      counts[mount.purpose]++;
     }
+    const proc = mountinfo.get('/proc/sys');
+    if (!proc?.includes('ro')) return fail('/proc/sys is writable inside');
+    const status = fs.readFileSync(`/proc/${target}/status`, 'utf8');
+    const field = (name: string) => new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1];
+    if (field('NoNewPrivs') !== '1') return fail('the server may gain privileges (no_new_privs is not set)');
+    if (input.seccomp && field('Seccomp') !== '2') return fail('the server runs without its seccomp filter');
     return {
       verified: true,
       at,
-      detail: `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ${roots} root(s) mounted with their grant's mode`,
+      detail:
+        `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
+        `${counts.root} root(s) mounted with their grant's mode, each the folder that was checked; ` +
+        `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
+        `/proc/sys read-only; ${input.seccomp ? 'seccomp filter on (keyrings, mount calls, Unix sockets refused)' : 'no seccomp filter on this architecture'}`,
     };
   } catch (error) {
     return fail(`self-check failed: ${(error as Error).message}`);

@@ -89,6 +89,7 @@ const setupReason: Record<SandboxSetupCode, MessageKey> = {
   'npx-unsupported': 'sandbox.setup.npxUnsupported',
   'package-install-failed': 'sandbox.setup.packageInstallFailed',
   'uv-missing': 'sandbox.setup.uvMissing',
+  'folder-changed': 'sandbox.setup.folderChanged',
 };
 
 /** The reason an advisory server is not confined, in the person's language (falls back to the host's English). */

@@ -597,6 +597,7 @@ export const de: Dictionary = {
   'sandbox.setup.npxUnsupported': 'diese npx-Befehlszeile lässt sich nicht außerhalb der Sandbox vorbereiten',
   'sandbox.setup.packageInstallFailed': 'sein Paket ließ sich nicht installieren',
   'sandbox.setup.uvMissing': 'uv ist nicht installiert, um sein Paket vorzubereiten',
+  'sandbox.setup.folderChanged': 'ein einzubindender Ordner wurde beim Einbinden ersetzt (Symlink-Wettlauf); der Server wurde nicht gestartet',
   'sandbox.verifiedAt': 'Geprüft um {time}',
   'sandbox.verifying': 'Sandbox wird geprüft …',
   'sandbox.notVerified': 'Nicht bestätigt ({time}): Der Server wurde gestoppt.',

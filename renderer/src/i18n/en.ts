@@ -596,6 +596,7 @@ export const en = {
   'sandbox.setup.npxUnsupported': 'this npx command line cannot be prepared outside the sandbox',
   'sandbox.setup.packageInstallFailed': 'its package could not be installed',
   'sandbox.setup.uvMissing': 'uv is not installed to prepare its package',
+  'sandbox.setup.folderChanged': 'a folder to mount was replaced while it was being mounted (a symlink race); it was not started',
   'sandbox.verifiedAt': 'Verified at {time}',
   'sandbox.verifying': 'Checking the sandbox…',
   'sandbox.notVerified': 'Not verified ({time}): the server was stopped.',

@@ -597,6 +597,7 @@ export const zhCN: Dictionary = {
   'sandbox.setup.npxUnsupported': '无法在沙箱外准备这条 npx 命令行',
   'sandbox.setup.packageInstallFailed': '无法安装它的软件包',
   'sandbox.setup.uvMissing': '未安装 uv，无法准备它的软件包',
+  'sandbox.setup.folderChanged': '要挂载的文件夹在挂载时被替换（符号链接竞争）；服务器未启动',
   'sandbox.verifiedAt': '已于 {time} 验证',
   'sandbox.verifying': '正在检查沙箱…',
   'sandbox.notVerified': '未通过验证（{time}）：服务器已停止。',

@@ -35,7 +35,7 @@ function binds(args: string[]): [string, string][] {
   for (let i = 0; i < args.length; i++) {
     const flag = args[i] as string;
     if (flag === '--') break;
-    if (/^--(ro-)?bind(-try)?$/.test(flag) || flag === '--symlink') {
+    if (/^--(ro-)?bind(-try|-fd)?$/.test(flag) || flag === '--symlink') {
       result.push([flag, args[i + 2] as string]);
       i += 2;
     } else if (['--tmpfs', '--proc', '--dev', '--remount-ro', '--chdir'].includes(flag)) {
@@ -98,9 +98,9 @@ describe('planBwrap', () => {
     );
     const pairs = binds(plan.args).filter(([, p]) => p.startsWith('/home/me/code') || p.startsWith('/mnt'));
     expect(pairs).toEqual([
-      ['--ro-bind-try', '/mnt/photos'],
-      ['--bind-try', '/home/me/code/app'],
-      ['--ro-bind-try', '/home/me/code/app/docs'],
+      ['--ro-bind-fd', '/mnt/photos'],
+      ['--bind-fd', '/home/me/code/app'],
+      ['--ro-bind-fd', '/home/me/code/app/docs'],
     ]);
   });
 
