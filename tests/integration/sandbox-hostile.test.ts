@@ -1,0 +1,108 @@
+// A hostile server with one ordinary grant (the home folder, read-write: a git repo, the app's data
+// folder two levels down, its own checkout inside it), trying every class of issue #22 through the
+// app and through `mcp-roots proxy`, as root and as an unprivileged user. Every attempt must be
+// refused by the OS (tests/fixtures/escape-artist.mjs lists them; tests/fixtures/hostile-world.ts
+// builds the world and reports). Then the mount-time race, with the plan and the spawn pulled apart.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { confineStdio } from '../../electron/host/sandbox/confine-stdio.js';
+import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
+import { anyPathServer, closeConfined } from '../support/confined-client.js';
+import { removeTempDirs, tempDir } from '../support/index.js';
+
+const support = await probeSandbox();
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const isRoot = process.getuid?.() === 0;
+
+afterEach(async () => {
+  await closeConfined();
+  removeTempDirs();
+});
+
+interface WorldFacts {
+  uid: number;
+  selfCheck: { verified: boolean; detail?: string };
+  outcomes: Record<string, string>;
+  registryStillConfines: boolean;
+  gitConfigUntouched: boolean;
+  hooksEmpty: boolean;
+  dataFolderInPlace: boolean;
+}
+
+async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<WorldFacts> {
+  const base = tempDir(`hostile-${route}-${as}-`);
+  fs.chmodSync(base, 0o777);
+  const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/hostile-world.ts', route, base];
+  const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
+  const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, timeout: 150_000 });
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as WorldFacts;
+}
+
+const routes = ['app', 'proxy'] as const;
+const users = isRoot ? (['self', 'nobody'] as const) : (['self'] as const);
+
+describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write grant of the home folder', () => {
+  for (const route of routes) {
+    for (const as of users) {
+      it(`gets out in no way, through the ${route}, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}`, async () => {
+        const facts = await runWorld(route, as);
+        expect(facts.selfCheck.verified).toBe(true);
+        const escaped = Object.entries(facts.outcomes).filter(([, outcome]) => !outcome.startsWith('ERROR'));
+        expect(escaped, 'attempts that got through').toEqual([]);
+        // The classes, each at least once (the list is longer; see escape-artist.mjs).
+        expect(Object.keys(facts.outcomes)).toEqual(
+          expect.arrayContaining([
+            'write .git/hooks/pre-commit',
+            'rename .git away (to make a new one)',
+            'write home .bashrc',
+            'rename the folder above the data folder',
+            'read the project its node_modules link names',
+            'connect to an abstract Unix socket',
+            'write /proc/sys/kernel/core_pattern',
+            'keyctl(session keyring)',
+          ]),
+        );
+        // The python3 helper ran: its refusals are the kernel's, not a missing interpreter.
+        expect(facts.outcomes['keyctl(session keyring)']).toBe('ERROR Function not implemented');
+        expect(facts).toMatchObject({ registryStillConfines: true, gitConfigUntouched: true, hooksEmpty: true, dataFolderInPlace: true });
+      }, 180_000);
+    }
+  }
+});
+
+describe.runIf(support.kind === 'bwrap')('the mount-time race', () => {
+  /** A project two servers share; the granted folder is a subfolder of it. */
+  function project() {
+    const shared = tempDir('race-');
+    const granted = path.join(shared, 'granted');
+    fs.mkdirSync(granted);
+    fs.writeFileSync(path.join(granted, 'mine.txt'), 'granted');
+    return { shared, granted };
+  }
+
+  it('a granted folder swapped for a symlink to /etc after the plan is not mounted: the server does not start', async () => {
+    const { granted } = project();
+    const options = { serverId: 'race', roots: [{ path: granted, mode: 'read-write' as const }], dataDir: tempDir('race-data-'), network: false, support };
+    const confined = await confineStdio(anyPathServer(), options);
+    // What another server sharing the project does between the plan and the mount.
+    fs.renameSync(granted, `${granted}-moved`);
+    fs.symlinkSync('/etc', granted);
+    expect(() => confined.openDescriptors()).toThrow(expect.objectContaining({ code: 'folder-changed' }));
+  });
+
+  it('a folder ABOVE the granted one swapped for a symlink is caught too (the kernel’s name for what was opened)', async () => {
+    const { shared, granted } = project();
+    const options = { serverId: 'race-above', roots: [{ path: granted, mode: 'read-only' as const }], dataDir: tempDir('race-data-'), network: false, support };
+    const confined = await confineStdio(anyPathServer(), options);
+    // The very folder the plan saw (same inode), but now reached through a symlink in its path: the
+    // granted folder moved elsewhere and its old parent replaced by a symlink to where it now lives.
+    const elsewhere = tempDir('race-elsewhere-');
+    fs.renameSync(granted, path.join(elsewhere, 'granted'));
+    fs.rmSync(shared, { recursive: true });
+    fs.symlinkSync(elsewhere, shared);
+    expect(() => confined.openDescriptors()).toThrow(/reached through a symlink/);
+  });
+});
