@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { confineStdio } from '../../electron/host/sandbox/confine-stdio.js';
+import { confineStdio, type ConfinedStdio } from '../../electron/host/sandbox/confine-stdio.js';
 import { probeSandbox, type SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
 import { confinedProcesses } from '../../electron/host/sandbox/self-check.js';
@@ -23,8 +23,9 @@ interface Running {
   pid: number;
 }
 
-async function start(config: StdioTransportConfig, roots: string[] = []): Promise<Running> {
-  const built = buildTransport(config);
+/** Starts a plain config, or a confined one with the descriptors its bwrap binds from. */
+async function start(config: StdioTransportConfig | ConfinedStdio, roots: string[] = []): Promise<Running> {
+  const built = 'openDescriptors' in config ? buildTransport(config.config, undefined, { childDescriptors: config.openDescriptors }) : buildTransport(config);
   const client = new Client({ name: 'bench', version: '1' }, { capabilities: { roots: {} } });
   const answer = roots.map((folder) => ({ uri: pathToFileURL(folder).href }));
   client.setRequestHandler('roots/list', async () => ({ roots: answer }));
@@ -77,7 +78,7 @@ async function spawnAndInitialize(support: SandboxSupport, rounds: number): Prom
     const t0 = performance.now();
     const sandboxed = await confineStdio(timingServer, { serverId: 'bench', roots, dataDir, network: false, support });
     const prepared = performance.now() - t0;
-    const server = await start(sandboxed.config);
+    const server = await start(sandboxed);
     const ms = performance.now() - t0;
     await stop(server);
     return { ms, prepared };
@@ -123,7 +124,7 @@ async function memory(support: SandboxSupport, count: number): Promise<Figure[]>
     for (let i = 0; i < count; i++) {
       plain.push(await start(timingServer));
       const sandboxed = await confineStdio(timingServer, { serverId: `mem-${i}`, roots: [{ path: folders[i] as string, mode: 'read-write' }], dataDir, network: false, support });
-      confined.push(await start(sandboxed.config));
+      confined.push(await start(sandboxed));
     }
     // Let start-up garbage settle the same way for both.
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -153,7 +154,7 @@ async function grantChange(support: SandboxSupport, rounds: number): Promise<Fig
     }
   };
   let granted: string[] = [folders[0] as string];
-  let confinedServer = await start((await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support })).config, granted);
+  let confinedServer = await start(await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support }), granted);
   let plainServer = await start(filesystemServer, granted);
   try {
     for (let i = 1; i < rounds + 3; i++) {
@@ -161,7 +162,7 @@ async function grantChange(support: SandboxSupport, rounds: number): Promise<Fig
       const folder = folders[i] as string;
       const t0 = performance.now();
       await stop(confinedServer);
-      const config = (await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support })).config;
+      const config = await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support });
       confinedServer = await start(config, granted);
       await servesNewFolder(confinedServer, folder);
       const confinedMs = performance.now() - t0;

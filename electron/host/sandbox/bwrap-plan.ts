@@ -110,7 +110,8 @@ export function pinnedAncestors(roots: readonly GrantedFolder[], targets: readon
     for (const target of targets) {
       if (target === root.path || !isWithin(target, root.path)) continue;
       for (let dir = path.posix.dirname(target); dir !== root.path && isWithin(dir, root.path); dir = path.posix.dirname(dir)) {
-        if (pinned.has(dir)) continue;
+        // A root is a mount point already; a folder seen once is pinned once.
+        if (pinned.has(dir) || roots.some((other) => other.path === dir)) continue;
         const deepest = roots.filter((other) => isWithin(dir, other.path)).sort((a, b) => depth(b.path) - depth(a.path))[0] as GrantedFolder;
         pinned.set(dir, { path: dir, mode: deepest.mode });
       }

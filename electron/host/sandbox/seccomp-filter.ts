@@ -49,7 +49,7 @@ export const BLOCKED_CALLS: readonly BlockedCall[] = [
 ];
 
 /** System call numbers: x86-64's own table, and the generic table arm64 uses (asm-generic/unistd.h). */
-const SYSCALLS: Record<SeccompArch, Record<string, number>> = {
+export const SYSCALL_NUMBERS: Record<SeccompArch, Record<string, number>> = {
   x64: {
     keyctl: 250, add_key: 248, request_key: 249,
     open_tree: 428, move_mount: 429, fsopen: 430, fsconfig: 431, fsmount: 432, fspick: 433, mount_setattr: 442,
@@ -117,7 +117,7 @@ const ins = (code: number, k: number, jt = 0, jf = 0): Instruction => ({ code, j
  * followed by its own return, so every jump is short and forward (no offset can overflow 255).
  */
 export function seccompProgram(arch: SeccompArch, rules: SeccompRules): Instruction[] {
-  const numbers = SYSCALLS[arch];
+  const numbers = SYSCALL_NUMBERS[arch];
   const program: Instruction[] = [
     ins(LD_W_ABS, OFFSET_ARCH),
     ins(JEQ_K, AUDIT_ARCH[arch], 1, 0),

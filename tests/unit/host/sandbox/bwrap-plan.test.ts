@@ -174,3 +174,51 @@ describe('reachableInside', () => {
     expect(reachableInside('/home/me', planBwrap(input()).mounts)).toBe(false);
   });
 });
+
+describe('planBwrap, hardened', () => {
+  it('binds roots, programs and protected paths from descriptors, numbered from 3 in plan order, the seccomp filter last', () => {
+    const plan = planBwrap(
+      input({
+        roots: [{ path: '/home/me/code/app', mode: 'read-write' }],
+        protectedPaths: ['/home/me/code/app/.git/hooks', '/home/me/code/app/.vscode'],
+        seccomp: true,
+      }),
+    );
+    expect(plan.descriptors).toEqual(['/srv/server', '/home/me/code/app', '/home/me/code/app/.git', '/home/me/code/app/.vscode', '/home/me/code/app/.git/hooks']);
+    const fdArgs = plan.args.flatMap((arg, i) => (/^--(ro-)?bind-fd$/.test(arg) ? [[arg, plan.args[i + 1], plan.args[i + 2]]] : []));
+    expect(fdArgs).toEqual([
+      ['--ro-bind-fd', '3', '/srv/server'],
+      ['--bind-fd', '4', '/home/me/code/app'],
+      ['--bind-fd', '5', '/home/me/code/app/.git'],
+      ['--ro-bind-fd', '6', '/home/me/code/app/.vscode'],
+      ['--ro-bind-fd', '7', '/home/me/code/app/.git/hooks'],
+    ]);
+    expect(plan.args.slice(plan.args.indexOf('--seccomp'), plan.args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '8']);
+    // No path bind of anything a server could write: only the system runtime and the private folders.
+    const pathBinds = binds(plan.args).filter(([flag]) => /^--(ro-)?bind(-try)?$/.test(flag)).map(([, p]) => p);
+    expect(pathBinds.every((p) => p.startsWith('/usr') || p.startsWith('/etc') || p.startsWith('/data/sandbox') || p.startsWith('/proc'))).toBe(true);
+  });
+
+  it('pins every folder between a read-write root and the data folder, keeping the mode of the root over it', () => {
+    const plan = planBwrap(input({ roots: [{ path: '/home/me', mode: 'read-write' }, { path: '/home/me/.config', mode: 'read-only' }], dataDir: '/home/me/.config/app/data' }));
+    expect(plan.mounts.filter((mount) => mount.purpose === 'anchor')).toEqual([{ path: '/home/me/.config/app', writable: false, purpose: 'anchor' }]);
+    expect(planBwrap(input({ roots: [{ path: '/home/me', mode: 'read-write' }], dataDir: '/home/me/.config/app/data' })).mounts.filter((m) => m.purpose === 'anchor')).toEqual([
+      { path: '/home/me/.config', writable: true, purpose: 'anchor' },
+      { path: '/home/me/.config/app', writable: true, purpose: 'anchor' },
+    ]);
+    // A read-only grant cannot rename anything: nothing to pin.
+    expect(planBwrap(input({ roots: [{ path: '/home/me', mode: 'read-only' }], dataDir: '/home/me/.config/app/data' })).mounts.some((m) => m.purpose === 'anchor')).toBe(false);
+  });
+
+  it('holds a protected path read-only even where the same folder is granted read-write', () => {
+    const plan = planBwrap(input({ roots: [{ path: '/p', mode: 'read-write' }, { path: '/p/.vscode', mode: 'read-write' }], protectedPaths: ['/p/.vscode'] }));
+    const last = plan.mounts.filter((mount) => mount.path === '/p/.vscode').at(-1);
+    expect(last).toEqual({ path: '/p/.vscode', writable: false, purpose: 'protected' });
+  });
+
+  it('makes /proc/sys read-only after the fresh /proc', () => {
+    const args = planBwrap(input()).args;
+    expect(args.indexOf('/proc/sys')).toBeGreaterThan(args.indexOf('--proc'));
+    expect(args[args.indexOf('/proc/sys') - 1]).toBe('--ro-bind');
+  });
+});

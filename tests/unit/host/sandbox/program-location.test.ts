@@ -124,3 +124,52 @@ describe('scriptArgumentIndex', () => {
     expect(scriptArgumentIndex(command, args)).toBe(expected);
   });
 });
+
+describe('locateProgram for a program the server can write (its own checkout in a read-write grant)', () => {
+  /** A checkout inside a grant, with a link planted in node_modules to a project outside it. */
+  function plantedCheckout() {
+    const grant = tempDir('grant-');
+    const other = tempDir('other-project-');
+    write(path.join(other, 'package.json'), '{"name":"other"}');
+    write(path.join(grant, 'package.json'), '{}');
+    write(path.join(grant, 'server.mjs'));
+    fs.mkdirSync(path.join(grant, 'node_modules'), { recursive: true });
+    fs.symlinkSync(other, path.join(grant, 'node_modules', 'planted'));
+    const inGrant = (p: string) => p === grant || p.startsWith(`${grant}/`);
+    return { grant, other, options: { serverWritable: inGrant, visibleInside: inGrant } };
+  }
+
+  it('binds nothing a planted node_modules link names outside the grant, and says what it refused', () => {
+    const { grant, other, options } = plantedCheckout();
+    const located = locateProgram({ command: node, args: [path.join(grant, 'server.mjs')], pathEnv: process.env.PATH, ...options });
+    expect(located.paths.some((p) => p.startsWith(other))).toBe(false);
+    expect(located.refused).toContain(other);
+  });
+
+  it('still follows the same link when the program is not the server’s to write (an install of the person’s)', () => {
+    const { grant, other } = plantedCheckout();
+    const located = locateProgram({ command: node, args: [path.join(grant, 'server.mjs')], pathEnv: process.env.PATH });
+    expect(located.paths).toContain(other);
+    expect(located.refused).toEqual([]);
+  });
+
+  it('binds no interpreter a writable script’s shebang names outside the grant', () => {
+    const { grant, options } = plantedCheckout();
+    const elsewhere = tempDir('interp-');
+    const interpreter = write(path.join(elsewhere, 'bin', 'evil'), '#!/bin/sh\n', 0o755);
+    const script = write(path.join(grant, 'bin', 'tool'), `#!${interpreter}\n`, 0o755);
+    const located = locateProgram({ command: script, args: [], pathEnv: process.env.PATH, ...options });
+    expect(located.paths.some((p) => p.startsWith(elsewhere))).toBe(false);
+    expect(located.refused.some((p) => p.startsWith(elsewhere))).toBe(true);
+  });
+
+  it('refuses a script argument that is a link from the grant to a file outside it', () => {
+    const { grant, options } = plantedCheckout();
+    const elsewhere = tempDir('elsewhere-');
+    const target = write(path.join(elsewhere, 'real.mjs'));
+    fs.symlinkSync(target, path.join(grant, 'linked.mjs'));
+    const located = locateProgram({ command: node, args: [path.join(grant, 'linked.mjs')], pathEnv: process.env.PATH, ...options });
+    expect(located.paths.some((p) => p.startsWith(elsewhere))).toBe(false);
+    expect(located.refused).toContain(target);
+  });
+});

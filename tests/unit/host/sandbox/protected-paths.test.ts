@@ -1,0 +1,69 @@
+// Which paths inside read-write grants stay read-only: real folders in temp dirs.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configuredHooksPath, protectedPaths } from '../../../../electron/host/sandbox/protected-paths.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
+
+afterEach(() => removeTempDirs());
+
+function repo(dir: string): string {
+  execFileSync('git', ['init', '-q', dir]);
+  return dir;
+}
+
+describe('protectedPaths', () => {
+  it('holds a repository’s hooks and config, and the tool configs that exist at its top', () => {
+    const root = repo(tempDir('grant-'));
+    fs.mkdirSync(path.join(root, '.vscode'));
+    fs.writeFileSync(path.join(root, '.mcp.json'), '{}');
+    fs.writeFileSync(path.join(root, 'Makefile'), 'all:\n');
+    const held = protectedPaths({ writableRoots: [root], home: '/nonexistent-home' });
+    expect(held).toEqual(expect.arrayContaining([path.join(root, '.git/hooks'), path.join(root, '.git/config'), path.join(root, '.vscode'), path.join(root, '.mcp.json')]));
+    // Source the person runs on purpose stays editable; absent names are not invented.
+    expect(held).not.toContain(path.join(root, 'Makefile'));
+    expect(held).not.toContain(path.join(root, '.idea'));
+  });
+
+  it('creates a missing .git/hooks so it can be held (as git init does), and holds it', () => {
+    const root = repo(tempDir('grant-'));
+    fs.rmSync(path.join(root, '.git/hooks'), { recursive: true });
+    expect(protectedPaths({ writableRoots: [root], home: '/nonexistent-home' })).toContain(path.join(root, '.git/hooks'));
+    expect(fs.statSync(path.join(root, '.git/hooks')).isDirectory()).toBe(true);
+  });
+
+  it('finds repositories below the grant, but not inside node_modules, and not past its depth', () => {
+    const root = tempDir('grant-');
+    const nested = repo(path.join(root, 'code', 'app'));
+    repo(path.join(root, 'node_modules', 'dep'));
+    repo(path.join(root, 'a', 'b', 'c', 'd'));
+    const held = protectedPaths({ writableRoots: [root], home: '/nonexistent-home' });
+    expect(held).toContain(path.join(nested, '.git/config'));
+    expect(held.some((p) => p.includes('node_modules'))).toBe(false);
+    expect(held.some((p) => p.includes('/a/b/c/d/'))).toBe(false);
+  });
+
+  it('holds the home folder’s start-up files only where the grant holds the home folder', () => {
+    const home = tempDir('home-');
+    fs.writeFileSync(path.join(home, '.bashrc'), '');
+    fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
+    fs.mkdirSync(path.join(home, 'project'));
+    expect(protectedPaths({ writableRoots: [home], home })).toEqual(expect.arrayContaining([path.join(home, '.bashrc'), path.join(home, '.local/bin')]));
+    expect(protectedPaths({ writableRoots: [path.join(home, 'project')], home })).toEqual([]);
+  });
+
+  it('holds a .git file (it names the git dir, and so the hooks) and the folder core.hooksPath names', () => {
+    const root = tempDir('grant-');
+    const worktree = path.join(root, 'wt');
+    fs.mkdirSync(worktree);
+    fs.writeFileSync(path.join(worktree, '.git'), 'gitdir: /elsewhere\n');
+    const hooked = repo(path.join(root, 'hooked'));
+    fs.mkdirSync(path.join(hooked, '.husky-hooks'));
+    execFileSync('git', ['-C', hooked, 'config', 'core.hooksPath', '.husky-hooks']);
+    const held = protectedPaths({ writableRoots: [root], home: '/nonexistent-home' });
+    expect(held).toContain(path.join(worktree, '.git'));
+    expect(held).toContain(path.join(hooked, '.husky-hooks'));
+    expect(configuredHooksPath(hooked)).toBe(path.join(hooked, '.husky-hooks'));
+  });
+});
