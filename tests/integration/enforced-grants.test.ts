@@ -9,7 +9,7 @@ import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { anyPathServer } from '../support/confined-client.js';
-import { addConnectedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
+import { addConnectedServer, addCountedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
 import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -105,8 +105,8 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
       sharing: true,
     });
     const view = () => host.getState().servers.find((entry) => entry.id === server.id);
-    await waitFor(() => view()?.status.confinement?.blocked?.folder === project.dir && view()?.status.nextRetryAt !== undefined, {
-      what: 'the server to fail on the folder it was not granted, and wait for its retry',
+    await waitFor(() => view()?.status.confinement?.blocked?.folder === project.dir && view()?.status.held?.reason === 'blocked-path', {
+      what: 'the server to fail on the folder it was not granted, and wait for a change',
       timeoutMs: 30_000,
     });
 
@@ -117,6 +117,33 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     await waitFor(() => view()?.status.state === 'connected', { what: 'the server to start with its new grant', timeoutMs: 30_000 });
     expect(await callText(host, server.id, 'read_text_file', { path: project.file })).toBe('needed');
     expect(host.getState().servers.find((entry) => entry.id === server.id)?.status.confinement).toMatchObject({ state: 'enforced' });
+  });
+
+  it('holds a server the sandbox blocked instead of retrying it on a timer, says so, and tries again on Reconnect and on a grant', async () => {
+    // Retries 50 ms apart: a blocked server still retried on a timer is never seen held with one start.
+    const host = await startHost({ connection: { reconnectDelaysMs: [50] } });
+    const project = folderWith('held', 'needed');
+    const server = await addCountedServer(host, 'fs-held', { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, project.dir], env: {} });
+    const status = () => host.getState().servers.find((entry) => entry.id === server.id)?.status;
+    const starts = () => (fs.existsSync(server.countFile) ? fs.readFileSync(server.countFile, 'utf8').trim().split('\n').length : 0);
+    const log = () => JSON.stringify(host.activity(server.id));
+    const held = await waitFor(() => status()?.held, { what: 'the blocked server to be held', timeoutMs: 30_000, explain: log });
+    expect(held.reason).toBe('blocked-path');
+    expect(status()).toMatchObject({ state: 'error', nextRetryAt: undefined, confinement: { blocked: { folder: project.dir } } });
+    expect(starts()).toBe(1);
+    const said = () => host.activity(server.id).filter((entry) => entry.code === 'held-blocked-path').length;
+    expect(said()).toBe(1);
+
+    // Reconnect is the person saying "try again": one more start, held again.
+    await host.reconnect(server.id);
+    await waitFor(() => said() === 2 && status()?.held !== undefined, { what: 'held again after Reconnect', timeoutMs: 30_000 });
+    expect(starts()).toBe(2);
+
+    const rootId = await addRoot(host, project.dir);
+    await host.setGrants([server.id], [rootId], true);
+    await waitFor(() => status()?.state === 'connected', { what: 'the server to start once granted', timeoutMs: 30_000 });
+    expect(status()?.held).toBeUndefined();
+    expect(await callText(host, server.id, 'read_text_file', { path: project.file })).toBe('needed');
   });
 });
 
