@@ -12,6 +12,8 @@ import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
+import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
+import { HOLD_TEXT, holdReason, type HoldReason } from '../host/server-failure.js';
 import {
   asSdkMessage,
   errorResponse,
@@ -137,8 +139,8 @@ export class RootsProxy {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
-      // A proxy does not retry a failed server (its host restarts the proxy): nothing waits here.
-      waitingToRetry: false,
+      // A held server (its failure needs a change) starts again on a change of its folders.
+      waitingToRetry: this.status.held !== undefined,
     };
   }
 
@@ -163,21 +165,29 @@ export class RootsProxy {
 
   private async connect(): Promise<void> {
     const generation = ++this.generation;
-    this.update({ state: 'connecting', error: undefined });
+    this.update({ state: 'connecting', error: undefined, held: undefined });
     // Read now, in the same tick as the spawn that uses them: a change after this restarts it again.
     this.startedFolders = this.hooks.exposure().folders;
     this.session.reset();
-    const upstream = await this.hooks.openUpstream({
-      onmessage: (message) => {
-        if (generation === this.generation && isMessage(message)) this.fromServer(message);
-      },
-      onclose: () => {
-        if (generation === this.generation) this.serverGone('The server closed the connection.');
-      },
-      onerror: (error) => {
-        if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
-      },
-    });
+    let upstream: Upstream;
+    try {
+      upstream = await this.hooks.openUpstream({
+        onmessage: (message) => {
+          if (generation === this.generation && isMessage(message)) this.fromServer(message);
+        },
+        onclose: () => {
+          if (generation === this.generation) void this.ended(generation);
+        },
+        onerror: (error) => {
+          if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
+        },
+      });
+    } catch (error) {
+      const hold = error instanceof SandboxSetupError ? holdReason({ blocked: false, setup: error.code }) : undefined;
+      if (!hold || generation !== this.generation) throw error;
+      this.hold(hold, `Not started: ${(error as Error).message}`);
+      return;
+    }
     if (generation !== this.generation) {
       await upstream.transport.close().catch(() => undefined);
       return;
@@ -186,7 +196,16 @@ export class RootsProxy {
     this.update({ serverPid: upstream.pid, confinement: upstream.confinement });
     if (upstream.verify) await this.verifyConfinement(generation, upstream.verify);
     if (generation !== this.generation) return;
-    if (this.initialize) await this.replayHandshake();
+    if (this.initialize) {
+      try {
+        await this.replayHandshake();
+      } catch (error) {
+        // Held meanwhile (it ended blocked): the hold has said why; this start is over.
+        if (generation !== this.generation) return;
+        throw error;
+      }
+    }
+    if (generation !== this.generation) return;
     this.ready = true;
     this.update({ state: 'connected' });
     const queued = this.queue;
@@ -254,6 +273,41 @@ export class RootsProxy {
     }
   }
 
+  /** Its process ended: held when the sandbox stood in its way (no restart would help), else the session is over. */
+  private async ended(generation: number): Promise<void> {
+    const blocked = await this.upstream?.blocked?.();
+    if (generation !== this.generation || this.closing) return;
+    const hold = holdReason({ blocked: blocked !== undefined });
+    if (hold) this.hold(hold, `The server closed the connection. ${blocked}`);
+    else this.serverGone('The server closed the connection.');
+  }
+
+  /**
+   * Its failure needs a change (a grant, a setting), so nothing is retried and the host's session
+   * stays open: its calls are answered with why, and the next change of folders or config starts
+   * the server again (the roots-change policy's 'retry', run-proxy's restart).
+   */
+  private hold(reason: HoldReason, what: string): void {
+    this.generation++;
+    const old = this.upstream;
+    this.upstream = undefined;
+    this.ready = false;
+    this.startedFolders = undefined;
+    this.session.reset();
+    void old?.transport.close().catch(() => undefined);
+    const error = `${what} ${HOLD_TEXT[reason]}`;
+    this.hooks.log(error);
+    for (const [hostId] of this.calls.entries()) this.host.send(errorResponse(hostId, INTERNAL_ERROR, error));
+    // A replayed handshake waiting on the ended process must not wait out its timeout.
+    this.calls.failOwn((id) => errorResponse(id, INTERNAL_ERROR, error));
+    this.calls.clear();
+    this.pendingRootsKeys = [];
+    this.update({ state: 'error', error, held: { reason, at: Date.now() } });
+    const queued = this.queue;
+    this.queue = [];
+    for (const message of queued) this.fromHost(message);
+  }
+
   private serverGone(reason: string): void {
     if (this.closing) return;
     this.hooks.log(reason);
@@ -266,6 +320,11 @@ export class RootsProxy {
   // ---- host -> server ------------------------------------------------------------------------
 
   private fromHost(incoming: Message): void {
+    if (this.status.held) {
+      // Nothing runs to take it: a request is answered with why at once, a notification dropped.
+      if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? HOLD_TEXT[this.status.held.reason]));
+      return;
+    }
     if (!this.ready || this.opening) {
       this.queue.push(incoming);
       return;

@@ -8,8 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
+import { listLiveProxies } from '../../electron/host/proxy-status.js';
 import { anyPathServer } from '../support/confined-client.js';
 import { addConnectedServer, addCountedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
+import { closeProxiedClients, proxiedClient, proxyStderr } from '../support/proxied-client.js';
 import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -17,6 +19,7 @@ const support = await probeSandbox();
 const clients: Client[] = [];
 
 afterEach(async () => {
+  await closeProxiedClients();
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
   await stopHosts();
   removeTempDirs();
@@ -194,5 +197,35 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots prox
     expect(await call('write', { path: b.file, content: 'x' })).toMatch(/^ERROR EROFS/);
     await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootA], false));
     await settled('read', { path: a.file }, /^ERROR ENOENT/);
+  });
+
+  it('holds the host’s session when the sandbox blocks the server, says why, and starts it again on the grant', async () => {
+    const configDir = tempDir('enforced-proxy-');
+    const project = folderWith('project', 'needed');
+    const { rootId, serverId } = await editRegistry(configDir, async (editor) => {
+      const { added } = await editor.addRoots([project.dir]);
+      // Its folder in its arguments: without a grant the sandbox hides it and the server exits.
+      const transport: StdioTransportConfig = { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, project.dir], env: {} };
+      const server = await editor.addServer({ name: 'fs-held', transport, enabled: true, sharing: true });
+      await editor.setGrants([server.id], [added[0]?.id as string], true);
+      return { rootId: added[0]?.id as string, serverId: server.id };
+    });
+    const client = await proxiedClient(configDir, 'fs-held', { era: 'legacy' });
+    const read = async () => toolText(await client.callTool({ name: 'read_text_file', arguments: { path: project.file } }));
+    expect(await read()).toBe('needed');
+
+    // The revoke restarts it without the folder: it exits on start, blocked. Before, the proxy ended with it.
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootId], false));
+    const [held] = await waitFor(async () => {
+      const live = await listLiveProxies(configDir);
+      return live[0]?.held ? live : undefined;
+    }, { what: 'the proxy to hold the blocked server', timeoutMs: 30_000 });
+    expect(held).toMatchObject({ state: 'error', held: { reason: 'blocked-path' } });
+    expect(held?.error).toContain(project.dir);
+    await expect(read()).rejects.toThrow(/starts again when its grants or settings change/);
+
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootId], true));
+    await waitFor(async () => (await read().catch(() => '')) === 'needed', { what: 'the server back after the grant, in the same session', timeoutMs: 30_000, explain: () => proxyStderr(client) });
+    expect((await listLiveProxies(configDir))[0]?.held).toBeUndefined();
   });
 });
