@@ -8,6 +8,7 @@ import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
+import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
@@ -103,6 +104,8 @@ export class ServerConnection {
   private readonly session: RootsSession;
   /** The current start's sandbox (self-check, stderr tail), while it is enforced. */
   private sandbox = new StartSandbox(undefined);
+  /** After each start, calls wait for the server's first roots/list (first-roots-gate.ts). */
+  private readonly firstRoots = new FirstRootsGate();
 
   constructor(
     private record: ServerRecord,
@@ -151,6 +154,7 @@ export class ServerConnection {
 
   async stop(): Promise<void> {
     this.generation++;
+    this.firstRoots.release();
     clearTimeout(this.retryTimer);
     this.closedForFlood = false;
     this.waiting = 'nothing';
@@ -248,6 +252,7 @@ export class ServerConnection {
 
   /** Calls a tool on the server: what the server itself reports is the truth tests check against. */
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+    await this.firstRoots.passed();
     if (!this.client || this.status.state !== 'connected') {
       throw new CodedError('internal', `${this.record.name} is not connected.`);
     }
@@ -382,8 +387,11 @@ export class ServerConnection {
     // An unanswered probe says nothing of the eras the server offers (it was slow to start): the
     // next session asks again instead of keeping the 2025 fallback for good.
     this.eraVerdict = session.verdict.reason === 'probe-unanswered' ? undefined : { carriesRoots: declareRoots, verdict: session.verdict };
+    // A 2025-era server asks for its folders just after the handshake: calls wait for that answer.
+    if (declareRoots && client.getProtocolEra() === 'legacy' && this.status.rootsRequestCount === 0) this.firstRoots.hold();
     client.onclose = () => {
       if (generation !== this.generation) return;
+      this.firstRoots.release();
       this.client = undefined;
       this.startedFolders = undefined;
       if (this.closedForFlood) this.addActivity('disconnect', 'Disconnected: it kept flooding.');
@@ -485,6 +493,7 @@ export class ServerConnection {
       rootsRequestCount: this.status.rootsRequestCount + 1,
     };
     this.addActivity('roots-request', `Asked for roots; answered ${roots.length}.`, uris);
+    this.firstRoots.answered();
     const expected = this.restartedByPolicy;
     this.restartedByPolicy = false;
     this.hooks.rootsRequested(this.record.id, roots, expected);

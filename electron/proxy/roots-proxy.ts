@@ -12,6 +12,7 @@ import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
+import { FirstRootsGate } from '../host/first-roots-gate.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
 import { HOLD_TEXT, holdReason, type HoldReason } from '../host/server-failure.js';
 import {
@@ -78,6 +79,8 @@ export class RootsProxy {
   private readonly bridge: EraBridge;
   /** The opening exchange the bridge runs: host messages wait for it. */
   private opening: Promise<void> | undefined;
+  /** After each handshake, host messages wait for the server's first roots/list (first-roots-gate.ts). */
+  private readonly firstRoots = new FirstRootsGate();
 
   constructor(
     private readonly host: HostChannel,
@@ -153,6 +156,7 @@ export class RootsProxy {
     if (this.closing) return;
     this.closing = true;
     this.generation++;
+    this.firstRoots.release();
     this.session.stop();
     const upstream = this.upstream;
     this.upstream = undefined;
@@ -247,6 +251,7 @@ export class RootsProxy {
   private async restartOnce(reason: string): Promise<void> {
     this.hooks.log(reason);
     this.generation++;
+    this.firstRoots.release();
     const old = this.upstream;
     this.upstream = undefined;
     this.ready = false;
@@ -289,6 +294,7 @@ export class RootsProxy {
    */
   private hold(reason: HoldReason, what: string): void {
     this.generation++;
+    this.firstRoots.release();
     const old = this.upstream;
     this.upstream = undefined;
     this.ready = false;
@@ -325,7 +331,8 @@ export class RootsProxy {
       if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? HOLD_TEXT[this.status.held.reason]));
       return;
     }
-    if (!this.ready || this.opening) {
+    // The host's answers to the server's own requests pass: the server may wait on one before it asks for roots.
+    if (!this.ready || this.opening || (this.firstRoots.holding && !isResponse(incoming))) {
       this.queue.push(incoming);
       return;
     }
@@ -463,6 +470,7 @@ export class RootsProxy {
 
   private answerRoots(): readonly WireRoot[] {
     const roots = this.hooks.exposure().roots;
+    this.firstRoots.answered();
     if (this.session.answered(roots.length)) this.update({ rereadsRoots: true });
     this.update({
       lastRootsRequest: { at: Date.now(), uris: roots.map((root) => root.uri) },
@@ -477,10 +485,22 @@ export class RootsProxy {
   private sendUpstream(message: Message, failsCall?: RequestId): void {
     const upstream = this.upstream;
     if (!upstream) return;
+    if (message.method === 'notifications/initialized') this.awaitFirstRoots();
     upstream.transport.send(asSdkMessage(message)).catch((error: unknown) => {
       const text = `Could not reach the server: ${error instanceof Error ? error.message : String(error)}`;
       this.hooks.log(text);
       if (failsCall !== undefined && this.calls.delete(failsCall)) this.host.send(errorResponse(failsCall, INTERNAL_ERROR, text));
+    });
+  }
+
+  /** The server was just initialized: it asks for its folders now, if it takes them as roots in a 2025-era session. */
+  private awaitFirstRoots(): void {
+    if (this.policy !== 'registry' || this.hooks.injectsRoots() || this.status.era === 'modern') return;
+    this.firstRoots.hold(undefined, () => {
+      if (!this.ready || this.opening) return;
+      const queued = this.queue;
+      this.queue = [];
+      for (const message of queued) this.fromHost(message);
     });
   }
 
