@@ -7,6 +7,7 @@ import type { ServerRecord } from '../../shared/domain.js';
 import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
 import { injectRoots, usesRootPlaceholders } from '../host/argument-injection.js';
 import { StartSandbox } from '../host/connection-sandbox.js';
+import { reportPreparation } from './preparation-progress.js';
 import type { ExposedFolder } from '../host/exposure.js';
 import { prepareStart, type StartOptions } from '../host/stdio-start.js';
 import { buildTransport } from '../host/transport-factory.js';
@@ -34,9 +35,17 @@ export async function openUpstream(
   handlers: UpstreamHandlers,
   stderr: Writable,
   options: StartOptions,
+  progress: (text: string | undefined) => void = () => undefined,
 ): Promise<Upstream> {
   const config = usesRootPlaceholders(record.transport) ? injectRoots(record.transport, folders.map((folder) => folder.serverPath)) : record.transport;
-  const prepared = await prepareStart(record, config, folders, options);
+  // Only a sandboxed start prepares the package itself; otherwise npx installs it inside the server's own process.
+  const preparing = record.sandbox ? reportPreparation(record.transport, progress) : () => undefined;
+  let prepared;
+  try {
+    prepared = await prepareStart(record, config, folders, options);
+  } finally {
+    preparing();
+  }
   const built = buildTransport(prepared.transport);
   const { transport } = built;
   transport.onmessage = (message) => handlers.onmessage(message);

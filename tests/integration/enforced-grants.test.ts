@@ -2,8 +2,10 @@
 // the OS sandbox, holding exactly their effective roots, and every live grant or revoke changes what
 // the OS lets them reach. The server used ignores roots and tries whatever path it is asked.
 import { Client } from '@modelcontextprotocol/client';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
@@ -197,6 +199,22 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots prox
     expect(await call('write', { path: b.file, content: 'x' })).toMatch(/^ERROR EROFS/);
     await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootA], false));
     await settled('read', { path: a.file }, /^ERROR ENOENT/);
+  });
+
+  it('says on stderr that an npx server’s package is being prepared before it starts, and its status drops the note once it runs', async () => {
+    const packDir = tempDir('proxy-pack-');
+    await promisify(execFile)('npm', ['pack', '--pack-destination', packDir, path.join(repoRoot, 'tests/fixtures/npx-package')], { cwd: packDir });
+    const tarball = fs.readdirSync(packDir).find((name) => name.endsWith('.tgz')) as string;
+    const configDir = tempDir('enforced-proxy-');
+    await editRegistry(configDir, (editor) =>
+      editor.addServer({ name: 'npx-fixture', transport: { type: 'stdio', command: 'npx', args: ['-y', `./${tarball}`], env: {}, cwd: packDir }, enabled: true, sharing: true }),
+    );
+    const client = await proxiedClient(configDir, 'npx-fixture', { era: 'legacy' });
+    await waitFor(() => proxyStderr(client).includes(`preparing its package (npx -y ./${tarball})`), { what: 'the preparation said on stderr', explain: () => proxyStderr(client) });
+    await waitFor(async () => {
+      const [live] = await listLiveProxies(configDir);
+      return live?.serverPid !== undefined && live.preparing === undefined;
+    }, { what: 'the status without the note once the server runs' });
   });
 
   it('holds the host’s session when the sandbox blocks the server, says why, and starts it again on the grant', async () => {
