@@ -185,6 +185,11 @@ export interface ServerStatus {
   /** The last time the app limited what it reads from this server, and why (kept until a reconnect). */
   limited?: InboundLimitation | undefined;
   nextRetryAt?: number | undefined;
+  /**
+   * It failed in a way no timer fixes (a path the sandbox blocked, a start that cannot be prepared)
+   * and is not retried until its grants or settings change, or the person asks to reconnect.
+   */
+  held?: { reason: 'blocked-path' | 'setup'; at: number } | undefined;
   pid?: number | undefined;
 }
 
@@ -344,6 +349,8 @@ export type ActivityCode =
   | 'restart-forget'
   | 'restart-reask'
   | 'restart-retry'
+  | 'held-blocked-path'
+  | 'held-setup'
   | 'config-enabled'
   | 'config-disabled'
   | 'config-sharing-on'

@@ -3,6 +3,7 @@
 // Applied where entries are born (activity-log.ts), so no caller can forget it.
 import type { ActivityCode, ActivityEntry } from '../../shared/domain.js';
 import { RESTART_REASONS } from './roots-change-policy.js';
+import { HOLD_TEXT } from './server-failure.js';
 
 type Coded = Pick<ActivityEntry, 'code' | 'params'>;
 
@@ -19,6 +20,8 @@ const EXACT = new Map<string, ActivityCode>([
   [RESTART_REASONS.forget, 'restart-forget'],
   [RESTART_REASONS.reask, 'restart-reask'],
   [RESTART_REASONS.retry, 'restart-retry'],
+  [HOLD_TEXT['blocked-path'], 'held-blocked-path'],
+  [HOLD_TEXT.setup, 'held-setup'],
   ['Enabled.', 'config-enabled'],
   ['Disabled.', 'config-disabled'],
   ['Roots sharing turned on.', 'config-sharing-on'],

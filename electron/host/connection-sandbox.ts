@@ -2,7 +2,7 @@
 // what a failure to prepare it means, the stderr lines kept to explain a later failure, whether the
 // sandbox stood in the way, and the check of the running process after start.
 import type { ServerFailure, ServerRecord, TransportConfig } from '../../shared/domain.js';
-import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
+import type { SandboxSelfCheck, SandboxSetupCode, ServerConfinement } from '../../shared/sandbox.js';
 import { readBoundedLines } from './bounded-lines.js';
 import type { ExposedFolder } from './exposure.js';
 import type { ConfinedStdio } from './sandbox/confine-stdio.js';
@@ -17,8 +17,8 @@ const MAX_STDERR_LINE = 2000;
 
 export type StartPreparation =
   | { kind: 'ready'; prepared: PreparedStart }
-  /** Not started; `retry` false when no retry can help (a command line that cannot be prepared). */
-  | { kind: 'not-started'; failure: ServerFailure; retry: boolean; confinement?: ServerConfinement | undefined };
+  /** Not started; `setup`: why the sandbox could not prepare it (server-failure.ts holdReason decides whether a timer helps). */
+  | { kind: 'not-started'; failure: ServerFailure; setup?: SandboxSetupCode | undefined; confinement?: ServerConfinement | undefined };
 
 /** Prepares one start. A server whose sandbox cannot be prepared is never started unconfined instead. */
 export async function prepareConnectionStart(
@@ -31,16 +31,15 @@ export async function prepareConnectionStart(
     return { kind: 'ready', prepared: await prepareStart(record, transport, folders, options) };
   } catch (error) {
     if (error instanceof SandboxSetupError) {
-      // Retried with backoff (a command may get installed), except a line no retry can prepare.
       return {
         kind: 'not-started',
         // Worded like an unsandboxed failure: "command not found: nod (did you mean node?)".
         failure: describeSetupFailure(error, record.transport.type === 'stdio' ? record.transport.command : undefined),
-        retry: error.code !== 'npx-unsupported',
+        setup: error.code,
         confinement: { state: 'enforced', setupError: { code: error.code, message: error.message } },
       };
     }
-    return { kind: 'not-started', failure: { code: 'other', message: `Cannot start: ${error instanceof Error ? error.message : String(error)}` }, retry: true };
+    return { kind: 'not-started', failure: { code: 'other', message: `Cannot start: ${error instanceof Error ? error.message : String(error)}` } };
   }
 }
 

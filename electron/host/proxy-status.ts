@@ -45,6 +45,10 @@ export const proxyStatusSchema = z
     messagesFromHost: z.number().int(),
     messagesFromServer: z.number().int(),
     error: z.string().optional(),
+    /** What the proxy does before the server runs (an `npx` package being installed), with how long so far. */
+    preparing: z.string().optional(),
+    /** Its server failed in a way no retry fixes (server-failure.ts holdReason): it waits for a grant or setting. */
+    held: z.object({ reason: z.enum(['blocked-path', 'setup']), at: z.number() }).optional(),
   })
   .loose();
 

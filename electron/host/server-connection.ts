@@ -8,6 +8,7 @@ import { ActivityLog } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
+import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
@@ -15,7 +16,7 @@ import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-ses
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
-import { describeServerFailure } from './server-failure.js';
+import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 
 export interface ConnectionHooks {
@@ -84,8 +85,11 @@ export class ServerConnection {
   private floods = 0;
   /** Set while a session closed for flooding ends: its restart waits the flood delay. */
   private closedForFlood = false;
-  /** Its pending retry is a flood's hold-off: a grant does not cut it short (the policy's 'retry'). */
-  private heldOffForFlood = false;
+  /**
+   * What a failed server waits for before it starts again: its retry timer, a flood's hold-off
+   * (which a grant does not cut short), or a change (held: no timer runs). 'nothing' otherwise.
+   */
+  private waiting: 'nothing' | 'retry' | 'flood-hold-off' | 'change' = 'nothing';
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
@@ -100,6 +104,8 @@ export class ServerConnection {
   private readonly session: RootsSession;
   /** The current start's sandbox (self-check, stderr tail), while it is enforced. */
   private sandbox = new StartSandbox(undefined);
+  /** After each start, calls wait for the server's first roots/list (first-roots-gate.ts). */
+  private readonly firstRoots = new FirstRootsGate();
 
   constructor(
     private record: ServerRecord,
@@ -148,8 +154,10 @@ export class ServerConnection {
 
   async stop(): Promise<void> {
     this.generation++;
+    this.firstRoots.release();
     clearTimeout(this.retryTimer);
     this.closedForFlood = false;
+    this.waiting = 'nothing';
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
@@ -172,6 +180,7 @@ export class ServerConnection {
     this.setStatus({
       state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,
+      held: undefined,
       pid: undefined,
       ...(this.record.enabled ? {} : { ...NO_SESSION, error: undefined, failure: undefined }),
     });
@@ -211,7 +220,7 @@ export class ServerConnection {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
-      waitingToRetry: this.status.nextRetryAt !== undefined && this.client === undefined && !this.heldOffForFlood,
+      waitingToRetry: this.client === undefined && (this.waiting === 'retry' || this.waiting === 'change'),
     };
   }
 
@@ -243,6 +252,7 @@ export class ServerConnection {
 
   /** Calls a tool on the server: what the server itself reports is the truth tests check against. */
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+    await this.firstRoots.passed();
     if (!this.client || this.status.state !== 'connected') {
       throw new CodedError('internal', `${this.record.name} is not connected.`);
     }
@@ -257,6 +267,7 @@ export class ServerConnection {
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     clearTimeout(this.retryTimer);
+    this.waiting = 'nothing';
     let transportConfig = this.record.transport;
     const exposure = this.hooks.exposureFor(this.record.id);
     if (this.injectsRoots) {
@@ -279,7 +290,7 @@ export class ServerConnection {
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
-    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, ...NO_SESSION });
+    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, held: undefined, ...NO_SESSION });
     const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
       dataDir: this.options.dataDir ?? process.cwd(),
       support: this.options.sandboxSupport,
@@ -288,13 +299,7 @@ export class ServerConnection {
     if (preparation.kind === 'not-started') {
       this.startedFolders = undefined;
       if (preparation.confinement) this.setStatus({ confinement: preparation.confinement });
-      if (preparation.retry) {
-        this.fail(generation, preparation.failure);
-      } else {
-        const { failure } = preparation;
-        this.addActivity('error', failure.message, undefined, failure);
-        this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
-      }
+      this.fail(generation, preparation.failure, holdReason({ blocked: false, setup: preparation.setup }));
       return;
     }
     const { prepared } = preparation;
@@ -361,18 +366,17 @@ export class ServerConnection {
       await Promise.race([built.transport.close().catch(() => undefined).then(() => streamEnded(built.stderr)), delay(1000)]);
       if (generation !== this.generation) return;
       const transport = this.record.transport;
-      this.fail(
-        generation,
-        describeServerFailure({
+      const failure = describeServerFailure({
           error,
           transport: transport.type,
           ...(transport.type === 'stdio' ? { command: transport.command, cwd: transport.cwd } : { url: transport.url }),
           exit,
           stderr: this.sandbox.stderrTail,
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,
-        }),
-      );
-      this.noteBlocked();
+        });
+      this.addActivity('error', failure.message, undefined, failure);
+      this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
+      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
       return;
     }
     const client = session.client;
@@ -384,15 +388,17 @@ export class ServerConnection {
     // An unanswered probe says nothing of the eras the server offers (it was slow to start): the
     // next session asks again instead of keeping the 2025 fallback for good.
     this.eraVerdict = session.verdict.reason === 'probe-unanswered' ? undefined : { carriesRoots: declareRoots, verdict: session.verdict };
+    // A 2025-era server asks for its folders just after the handshake: calls wait for that answer.
+    if (declareRoots && client.getProtocolEra() === 'legacy' && this.status.rootsRequestCount === 0) this.firstRoots.hold();
     client.onclose = () => {
       if (generation !== this.generation) return;
+      this.firstRoots.release();
       this.client = undefined;
       this.startedFolders = undefined;
       if (this.closedForFlood) this.addActivity('disconnect', 'Disconnected: it kept flooding.');
       else this.addActivity('disconnect', 'The server closed the connection.');
       this.setStatus({ state: 'disconnected', pid: undefined });
-      this.noteBlocked();
-      this.scheduleRetry(generation);
+      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
     };
     const era = client.getProtocolEra();
     this.connectedAt = Date.now();
@@ -433,17 +439,33 @@ export class ServerConnection {
   }
 
   /** After a failure: did the sandbox stand in its way? (Shown with "Grant this folder" / "Run without sandbox".) */
-  private noteBlocked(): void {
+  private noteBlocked(): boolean {
     const blocked = this.sandbox.blocked(this.status.confinement);
-    if (!blocked) return;
+    if (!blocked) return false;
     this.setStatus({ confinement: blocked.confinement });
     this.addActivity('error', blocked.text);
+    return true;
   }
 
-  private fail(generation: number, failure: ServerFailure): void {
+  private fail(generation: number, failure: ServerFailure, hold?: HoldReason): void {
     this.addActivity('error', failure.message, undefined, failure);
     this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
-    this.scheduleRetry(generation);
+    this.afterFailure(generation, hold);
+  }
+
+  /** After a failure: retry on a timer, or, where no timer helps (server-failure.ts), wait for a change. */
+  private afterFailure(generation: number, hold: HoldReason | undefined): void {
+    if (!hold) {
+      this.scheduleRetry(generation);
+      return;
+    }
+    if (generation !== this.generation || !this.record.enabled) return;
+    clearTimeout(this.retryTimer);
+    this.connectedAt = 0;
+    this.closedForFlood = false;
+    this.waiting = 'change';
+    this.setStatus({ nextRetryAt: undefined, held: { reason: hold, at: Date.now() } });
+    this.addActivity('info', HOLD_TEXT[hold]);
   }
 
   private scheduleRetry(generation: number): void {
@@ -452,7 +474,7 @@ export class ServerConnection {
     this.connectedAt = 0;
     clearTimeout(this.retryTimer);
     let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
-    this.heldOffForFlood = this.closedForFlood;
+    this.waiting = this.closedForFlood ? 'flood-hold-off' : 'retry';
     if (this.closedForFlood) {
       this.closedForFlood = false;
       delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));
@@ -472,6 +494,7 @@ export class ServerConnection {
       rootsRequestCount: this.status.rootsRequestCount + 1,
     };
     this.addActivity('roots-request', `Asked for roots; answered ${roots.length}.`, uris);
+    this.firstRoots.answered();
     const expected = this.restartedByPolicy;
     this.restartedByPolicy = false;
     this.hooks.rootsRequested(this.record.id, roots, expected);

@@ -103,6 +103,33 @@ export function describeSetupFailure(setup: { code: SandboxSetupCode; message: s
   return { code: 'other', message: `Not started: ${setup.message}`, detail: setup.message };
 }
 
+/**
+ * Why a failed server waits for a change instead of a timer: the sandbox kept it from a path, or
+ * its start cannot be prepared from its command line. Neither goes away on its own, so retrying
+ * every 30 s only fills the log; a grant, a setting or the person's Reconnect is what can help,
+ * and each of those starts it again.
+ */
+export type HoldReason = 'blocked-path' | 'setup';
+
+/**
+ * Setup failures only an edit of the server can fix. A missing command, a missing `uv` or a failed
+ * install may be fixed outside the app (something installed, the network back), as for a server
+ * started without the sandbox: those are still retried with backoff.
+ */
+const SETUP_HELD: ReadonlySet<SandboxSetupCode> = new Set(['npx-unsupported']);
+
+/** How a failure is followed: held until something relevant changes, or retried with backoff (undefined). */
+export function holdReason(cause: { blocked: boolean; setup?: SandboxSetupCode | undefined }): HoldReason | undefined {
+  if (cause.setup && SETUP_HELD.has(cause.setup)) return 'setup';
+  return cause.blocked ? 'blocked-path' : undefined;
+}
+
+/** The words that say a server is held (activity log, proxy stderr); the UI words the code. */
+export const HOLD_TEXT: Record<HoldReason, string> = {
+  'blocked-path': 'Not retried on a timer: the sandbox will keep blocking that path. It starts again when its grants or settings change, or on Reconnect.',
+  setup: 'Not retried on a timer: its command line cannot be prepared for the sandbox. It starts again when its grants or settings change, or on Reconnect.',
+};
+
 /** The nearest common launcher within two edits (npxx -> npx, nod -> node, uxv -> uvx), if the command is not one. */
 export function suggestCommand(command: string): string | undefined {
   const name = command.split(/[\\/]/).pop()?.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase() ?? '';

@@ -83,6 +83,13 @@ export class CallTable {
     return handler;
   }
 
+  /** Answers every request of the proxy's own with an error now: the process they went to is gone. */
+  failOwn(error: (id: string) => Message): void {
+    const own = [...this.own];
+    this.own.clear();
+    for (const [id, onResponse] of own) onResponse(error(id));
+  }
+
   clear(): void {
     this.calls.clear();
     this.retried.clear();

@@ -25,6 +25,7 @@ export type SessionStatus = Pick<
   | 'messagesFromHost'
   | 'messagesFromServer'
   | 'error'
+  | 'held'
 >;
 
 export interface RootsProxyHooks {

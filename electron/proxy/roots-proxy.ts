@@ -12,6 +12,9 @@ import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
+import { FirstRootsGate } from '../host/first-roots-gate.js';
+import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
+import { HOLD_TEXT, holdReason, type HoldReason } from '../host/server-failure.js';
 import {
   asSdkMessage,
   errorResponse,
@@ -76,6 +79,8 @@ export class RootsProxy {
   private readonly bridge: EraBridge;
   /** The opening exchange the bridge runs: host messages wait for it. */
   private opening: Promise<void> | undefined;
+  /** After each handshake, host messages wait for the server's first roots/list (first-roots-gate.ts). */
+  private readonly firstRoots = new FirstRootsGate();
 
   constructor(
     private readonly host: HostChannel,
@@ -137,8 +142,8 @@ export class RootsProxy {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
-      // A proxy does not retry a failed server (its host restarts the proxy): nothing waits here.
-      waitingToRetry: false,
+      // A held server (its failure needs a change) starts again on a change of its folders.
+      waitingToRetry: this.status.held !== undefined,
     };
   }
 
@@ -151,6 +156,7 @@ export class RootsProxy {
     if (this.closing) return;
     this.closing = true;
     this.generation++;
+    this.firstRoots.release();
     this.session.stop();
     const upstream = this.upstream;
     this.upstream = undefined;
@@ -163,21 +169,29 @@ export class RootsProxy {
 
   private async connect(): Promise<void> {
     const generation = ++this.generation;
-    this.update({ state: 'connecting', error: undefined });
+    this.update({ state: 'connecting', error: undefined, held: undefined });
     // Read now, in the same tick as the spawn that uses them: a change after this restarts it again.
     this.startedFolders = this.hooks.exposure().folders;
     this.session.reset();
-    const upstream = await this.hooks.openUpstream({
-      onmessage: (message) => {
-        if (generation === this.generation && isMessage(message)) this.fromServer(message);
-      },
-      onclose: () => {
-        if (generation === this.generation) this.serverGone('The server closed the connection.');
-      },
-      onerror: (error) => {
-        if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
-      },
-    });
+    let upstream: Upstream;
+    try {
+      upstream = await this.hooks.openUpstream({
+        onmessage: (message) => {
+          if (generation === this.generation && isMessage(message)) this.fromServer(message);
+        },
+        onclose: () => {
+          if (generation === this.generation) void this.ended(generation);
+        },
+        onerror: (error) => {
+          if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
+        },
+      });
+    } catch (error) {
+      const hold = error instanceof SandboxSetupError ? holdReason({ blocked: false, setup: error.code }) : undefined;
+      if (!hold || generation !== this.generation) throw error;
+      this.hold(hold, `Not started: ${(error as Error).message}`);
+      return;
+    }
     if (generation !== this.generation) {
       await upstream.transport.close().catch(() => undefined);
       return;
@@ -186,7 +200,16 @@ export class RootsProxy {
     this.update({ serverPid: upstream.pid, confinement: upstream.confinement });
     if (upstream.verify) await this.verifyConfinement(generation, upstream.verify);
     if (generation !== this.generation) return;
-    if (this.initialize) await this.replayHandshake();
+    if (this.initialize) {
+      try {
+        await this.replayHandshake();
+      } catch (error) {
+        // Held meanwhile (it ended blocked): the hold has said why; this start is over.
+        if (generation !== this.generation) return;
+        throw error;
+      }
+    }
+    if (generation !== this.generation) return;
     this.ready = true;
     this.update({ state: 'connected' });
     const queued = this.queue;
@@ -228,6 +251,7 @@ export class RootsProxy {
   private async restartOnce(reason: string): Promise<void> {
     this.hooks.log(reason);
     this.generation++;
+    this.firstRoots.release();
     const old = this.upstream;
     this.upstream = undefined;
     this.ready = false;
@@ -254,6 +278,42 @@ export class RootsProxy {
     }
   }
 
+  /** Its process ended: held when the sandbox stood in its way (no restart would help), else the session is over. */
+  private async ended(generation: number): Promise<void> {
+    const blocked = await this.upstream?.blocked?.();
+    if (generation !== this.generation || this.closing) return;
+    const hold = holdReason({ blocked: blocked !== undefined });
+    if (hold) this.hold(hold, `The server closed the connection. ${blocked}`);
+    else this.serverGone('The server closed the connection.');
+  }
+
+  /**
+   * Its failure needs a change (a grant, a setting), so nothing is retried and the host's session
+   * stays open: its calls are answered with why, and the next change of folders or config starts
+   * the server again (the roots-change policy's 'retry', run-proxy's restart).
+   */
+  private hold(reason: HoldReason, what: string): void {
+    this.generation++;
+    this.firstRoots.release();
+    const old = this.upstream;
+    this.upstream = undefined;
+    this.ready = false;
+    this.startedFolders = undefined;
+    this.session.reset();
+    void old?.transport.close().catch(() => undefined);
+    const error = `${what} ${HOLD_TEXT[reason]}`;
+    this.hooks.log(error);
+    for (const [hostId] of this.calls.entries()) this.host.send(errorResponse(hostId, INTERNAL_ERROR, error));
+    // A replayed handshake waiting on the ended process must not wait out its timeout.
+    this.calls.failOwn((id) => errorResponse(id, INTERNAL_ERROR, error));
+    this.calls.clear();
+    this.pendingRootsKeys = [];
+    this.update({ state: 'error', error, held: { reason, at: Date.now() } });
+    const queued = this.queue;
+    this.queue = [];
+    for (const message of queued) this.fromHost(message);
+  }
+
   private serverGone(reason: string): void {
     if (this.closing) return;
     this.hooks.log(reason);
@@ -266,7 +326,13 @@ export class RootsProxy {
   // ---- host -> server ------------------------------------------------------------------------
 
   private fromHost(incoming: Message): void {
-    if (!this.ready || this.opening) {
+    if (this.status.held) {
+      // Nothing runs to take it: a request is answered with why at once, a notification dropped.
+      if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? HOLD_TEXT[this.status.held.reason]));
+      return;
+    }
+    // The host's answers to the server's own requests pass: the server may wait on one before it asks for roots.
+    if (!this.ready || this.opening || (this.firstRoots.holding && !isResponse(incoming))) {
       this.queue.push(incoming);
       return;
     }
@@ -404,6 +470,7 @@ export class RootsProxy {
 
   private answerRoots(): readonly WireRoot[] {
     const roots = this.hooks.exposure().roots;
+    this.firstRoots.answered();
     if (this.session.answered(roots.length)) this.update({ rereadsRoots: true });
     this.update({
       lastRootsRequest: { at: Date.now(), uris: roots.map((root) => root.uri) },
@@ -418,10 +485,22 @@ export class RootsProxy {
   private sendUpstream(message: Message, failsCall?: RequestId): void {
     const upstream = this.upstream;
     if (!upstream) return;
+    if (message.method === 'notifications/initialized') this.awaitFirstRoots();
     upstream.transport.send(asSdkMessage(message)).catch((error: unknown) => {
       const text = `Could not reach the server: ${error instanceof Error ? error.message : String(error)}`;
       this.hooks.log(text);
       if (failsCall !== undefined && this.calls.delete(failsCall)) this.host.send(errorResponse(failsCall, INTERNAL_ERROR, text));
+    });
+  }
+
+  /** The server was just initialized: it asks for its folders now, if it takes them as roots in a 2025-era session. */
+  private awaitFirstRoots(): void {
+    if (this.policy !== 'registry' || this.hooks.injectsRoots() || this.status.era === 'modern') return;
+    this.firstRoots.hold(undefined, () => {
+      if (!this.ready || this.opening) return;
+      const queued = this.queue;
+      this.queue = [];
+      for (const message of queued) this.fromHost(message);
     });
   }
 

@@ -75,7 +75,11 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     channel,
     {
       exposure: () => tracker.get(serverId),
-      openUpstream: (handlers) => openUpstream(running, tracker.get(serverId).folders, handlers, stderr, { dataDir: options.configDir }),
+      openUpstream: (handlers) =>
+        openUpstream(running, tracker.get(serverId).folders, handlers, stderr, { dataDir: options.configDir }, (text) => {
+          if (text) log(text);
+          status.update({ preparing: text });
+        }),
       injectsRoots: () => usesRootPlaceholders(running.transport),
       transportKind: () => running.transport.type,
       statusChanged: (session) => status.update({ ...session, serverName: running.name }),

@@ -6,6 +6,8 @@ import type { Writable } from 'node:stream';
 import type { ServerRecord } from '../../shared/domain.js';
 import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
 import { injectRoots, usesRootPlaceholders } from '../host/argument-injection.js';
+import { StartSandbox } from '../host/connection-sandbox.js';
+import { reportPreparation } from './preparation-progress.js';
 import type { ExposedFolder } from '../host/exposure.js';
 import { prepareStart, type StartOptions } from '../host/stdio-start.js';
 import { buildTransport } from '../host/transport-factory.js';
@@ -16,6 +18,8 @@ export interface Upstream {
   confinement?: ServerConfinement | undefined;
   /** Enforced: proves the running server's sandbox from outside. */
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
+  /** After it ended: did the sandbox stand in its way? The words naming the path, or undefined. */
+  blocked?: (() => Promise<string | undefined>) | undefined;
 }
 
 export interface UpstreamHandlers {
@@ -31,9 +35,17 @@ export async function openUpstream(
   handlers: UpstreamHandlers,
   stderr: Writable,
   options: StartOptions,
+  progress: (text: string | undefined) => void = () => undefined,
 ): Promise<Upstream> {
   const config = usesRootPlaceholders(record.transport) ? injectRoots(record.transport, folders.map((folder) => folder.serverPath)) : record.transport;
-  const prepared = await prepareStart(record, config, folders, options);
+  // Only a sandboxed start prepares the package itself; otherwise npx installs it inside the server's own process.
+  const preparing = record.sandbox ? reportPreparation(record.transport, progress) : () => undefined;
+  let prepared;
+  try {
+    prepared = await prepareStart(record, config, folders, options);
+  } finally {
+    preparing();
+  }
   const built = buildTransport(prepared.transport, undefined, { childDescriptors: prepared.confined?.openDescriptors });
   const { transport } = built;
   transport.onmessage = (message) => handlers.onmessage(message);
@@ -41,8 +53,24 @@ export async function openUpstream(
   transport.onerror = (error) => handlers.onerror(error);
   // end: false: one server exiting must not close the proxy's own stderr (a restart follows).
   built.stderr?.pipe(stderr, { end: false });
+  // Its last lines, kept (as the app does) to tell a path the sandbox blocked from any other end.
+  const sandbox = new StartSandbox(prepared.confined);
+  if (built.stderr && prepared.confined) sandbox.readStderr(built.stderr, record.transport, () => undefined);
   await transport.start();
   const pid = built.pid?.() ?? undefined;
   const confined = prepared.confined;
-  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined };
+  const blocked = async () => {
+    // Its last stderr lines may still be in the pipe when the exit is seen. Capped: a stuck pipe must not hold the answer back.
+    await Promise.race([streamEnded(built.stderr), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    return sandbox.blocked(prepared.confinement)?.text;
+  };
+  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, blocked };
+}
+
+function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {
+  if (!stream || (stream as { readableEnded?: boolean }).readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
 }

@@ -2,14 +2,18 @@
 // the OS sandbox, holding exactly their effective roots, and every live grant or revoke changes what
 // the OS lets them reach. The server used ignores roots and tries whatever path it is asked.
 import { Client } from '@modelcontextprotocol/client';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
+import { listLiveProxies } from '../../electron/host/proxy-status.js';
 import { anyPathServer } from '../support/confined-client.js';
-import { addConnectedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
+import { addConnectedServer, addCountedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
+import { closeProxiedClients, proxiedClient, proxyStderr } from '../support/proxied-client.js';
 import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -17,6 +21,7 @@ const support = await probeSandbox();
 const clients: Client[] = [];
 
 afterEach(async () => {
+  await closeProxiedClients();
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
   await stopHosts();
   removeTempDirs();
@@ -105,8 +110,8 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
       sharing: true,
     });
     const view = () => host.getState().servers.find((entry) => entry.id === server.id);
-    await waitFor(() => view()?.status.confinement?.blocked?.folder === project.dir && view()?.status.nextRetryAt !== undefined, {
-      what: 'the server to fail on the folder it was not granted, and wait for its retry',
+    await waitFor(() => view()?.status.confinement?.blocked?.folder === project.dir && view()?.status.held?.reason === 'blocked-path', {
+      what: 'the server to fail on the folder it was not granted, and wait for a change',
       timeoutMs: 30_000,
     });
 
@@ -117,6 +122,33 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     await waitFor(() => view()?.status.state === 'connected', { what: 'the server to start with its new grant', timeoutMs: 30_000 });
     expect(await callText(host, server.id, 'read_text_file', { path: project.file })).toBe('needed');
     expect(host.getState().servers.find((entry) => entry.id === server.id)?.status.confinement).toMatchObject({ state: 'enforced' });
+  });
+
+  it('holds a server the sandbox blocked instead of retrying it on a timer, says so, and tries again on Reconnect and on a grant', async () => {
+    // Retries 50 ms apart: a blocked server still retried on a timer is never seen held with one start.
+    const host = await startHost({ connection: { reconnectDelaysMs: [50] } });
+    const project = folderWith('held', 'needed');
+    const server = await addCountedServer(host, 'fs-held', { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, project.dir], env: {} });
+    const status = () => host.getState().servers.find((entry) => entry.id === server.id)?.status;
+    const starts = () => (fs.existsSync(server.countFile) ? fs.readFileSync(server.countFile, 'utf8').trim().split('\n').length : 0);
+    const log = () => JSON.stringify(host.activity(server.id));
+    const held = await waitFor(() => status()?.held, { what: 'the blocked server to be held', timeoutMs: 30_000, explain: log });
+    expect(held.reason).toBe('blocked-path');
+    expect(status()).toMatchObject({ state: 'error', nextRetryAt: undefined, confinement: { blocked: { folder: project.dir } } });
+    expect(starts()).toBe(1);
+    const said = () => host.activity(server.id).filter((entry) => entry.code === 'held-blocked-path').length;
+    expect(said()).toBe(1);
+
+    // Reconnect is the person saying "try again": one more start, held again.
+    await host.reconnect(server.id);
+    await waitFor(() => said() === 2 && status()?.held !== undefined, { what: 'held again after Reconnect', timeoutMs: 30_000 });
+    expect(starts()).toBe(2);
+
+    const rootId = await addRoot(host, project.dir);
+    await host.setGrants([server.id], [rootId], true);
+    await waitFor(() => status()?.state === 'connected', { what: 'the server to start once granted', timeoutMs: 30_000 });
+    expect(status()?.held).toBeUndefined();
+    expect(await callText(host, server.id, 'read_text_file', { path: project.file })).toBe('needed');
   });
 });
 
@@ -167,5 +199,51 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots prox
     expect(await call('write', { path: b.file, content: 'x' })).toMatch(/^ERROR EROFS/);
     await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootA], false));
     await settled('read', { path: a.file }, /^ERROR ENOENT/);
+  });
+
+  it('says on stderr that an npx server’s package is being prepared before it starts, and its status drops the note once it runs', async () => {
+    const packDir = tempDir('proxy-pack-');
+    await promisify(execFile)('npm', ['pack', '--pack-destination', packDir, path.join(repoRoot, 'tests/fixtures/npx-package')], { cwd: packDir });
+    const tarball = fs.readdirSync(packDir).find((name) => name.endsWith('.tgz')) as string;
+    const configDir = tempDir('enforced-proxy-');
+    await editRegistry(configDir, (editor) =>
+      editor.addServer({ name: 'npx-fixture', transport: { type: 'stdio', command: 'npx', args: ['-y', `./${tarball}`], env: {}, cwd: packDir }, enabled: true, sharing: true }),
+    );
+    const client = await proxiedClient(configDir, 'npx-fixture', { era: 'legacy' });
+    await waitFor(() => proxyStderr(client).includes(`preparing its package (npx -y ./${tarball})`), { what: 'the preparation said on stderr', explain: () => proxyStderr(client) });
+    await waitFor(async () => {
+      const [live] = await listLiveProxies(configDir);
+      return live?.serverPid !== undefined && live.preparing === undefined;
+    }, { what: 'the status without the note once the server runs' });
+  });
+
+  it('holds the host’s session when the sandbox blocks the server, says why, and starts it again on the grant', async () => {
+    const configDir = tempDir('enforced-proxy-');
+    const project = folderWith('project', 'needed');
+    const { rootId, serverId } = await editRegistry(configDir, async (editor) => {
+      const { added } = await editor.addRoots([project.dir]);
+      // Its folder in its arguments: without a grant the sandbox hides it and the server exits.
+      const transport: StdioTransportConfig = { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY, project.dir], env: {} };
+      const server = await editor.addServer({ name: 'fs-held', transport, enabled: true, sharing: true });
+      await editor.setGrants([server.id], [added[0]?.id as string], true);
+      return { rootId: added[0]?.id as string, serverId: server.id };
+    });
+    const client = await proxiedClient(configDir, 'fs-held', { era: 'legacy' });
+    const read = async () => toolText(await client.callTool({ name: 'read_text_file', arguments: { path: project.file } }));
+    expect(await read()).toBe('needed');
+
+    // The revoke restarts it without the folder: it exits on start, blocked. Before, the proxy ended with it.
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootId], false));
+    const [held] = await waitFor(async () => {
+      const live = await listLiveProxies(configDir);
+      return live[0]?.held ? live : undefined;
+    }, { what: 'the proxy to hold the blocked server', timeoutMs: 30_000 });
+    expect(held).toMatchObject({ state: 'error', held: { reason: 'blocked-path' } });
+    expect(held?.error).toContain(project.dir);
+    await expect(read()).rejects.toThrow(/starts again when its grants or settings change/);
+
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootId], true));
+    await waitFor(async () => (await read().catch(() => '')) === 'needed', { what: 'the server back after the grant, in the same session', timeoutMs: 30_000, explain: () => proxyStderr(client) });
+    expect((await listLiveProxies(configDir))[0]?.held).toBeUndefined();
   });
 });

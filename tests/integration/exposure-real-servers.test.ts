@@ -87,6 +87,22 @@ describe('exposure through real servers', () => {
     });
   });
 
+  it('a call right after each (re)start waits until server-filesystem has had its folders', async () => {
+    const host = await startHost();
+    const folder = tempDir('first-call-');
+    const rootId = await addRoot(host, folder);
+    const server = await host.addServer({ name: 'filesystem', transport: filesystemServer(), enabled: false, sharing: true });
+    await host.setGrants([server.id], [rootId], true);
+    const state = () => host.getState().servers.find((view) => view.id === server.id)?.status.state;
+    for (const start of ['enable', 'reconnect', 'reconnect']) {
+      if (start === 'enable') await host.setEnabled(server.id, true);
+      else await host.reconnect(server.id);
+      // The call leaves the moment the session is up, before the server's roots/list is answered.
+      await waitFor(() => state() === 'connected', { what: `connected after ${start}`, intervalMs: 1 });
+      expect(await filesystemSees(host, server.id)).toEqual([folder]);
+    }
+  });
+
   it('two servers see different roots', async () => {
     const host = await startHost();
     const a = tempDir('only-fs-');

@@ -107,6 +107,34 @@ describe('mcp-roots proxy', () => {
     expect(status?.lastRootsRequest?.uris).toEqual([pathToFileURL(b).href]);
   });
 
+  it('holds the host’s calls after each (re)start until the server has had its folders: none sees an empty list', async () => {
+    const configDir = tempDir('proxy-config-');
+    const [a, b] = [tempDir('first-a-'), tempDir('first-b-')];
+    const [rootA, rootB] = await addRoots(configDir, a, b);
+    const serverId = await addServer(configDir, 'filesystem', filesystemServer(), [rootA as string]);
+    const client = await proxiedClient(configDir, 'filesystem', { era: 'legacy' });
+    // The host's first call goes out right after its handshake, as hosts do.
+    expect(await sees(client)).toEqual([a]);
+
+    // A grant and a revoke each restart it (sandboxed: new mounts; otherwise: the last folder forgotten).
+    // Calls made meanwhile are held by the proxy: each answer is the old folders, the new ones, or an
+    // error naming the restart; never the empty list a server has before it asked for its folders.
+    const answers: string[] = [];
+    const callUntil = async (expected: string[]) => {
+      await waitFor(async () => {
+        const seen = await sees(client).then((dirs) => JSON.stringify(dirs.sort()), (error: Error) => `error: ${error.message}`);
+        answers.push(seen);
+        return seen === JSON.stringify([...expected].sort());
+      }, { what: `the folders ${expected.join(', ')}`, intervalMs: 1 });
+    };
+    await editRegistry(configDir, (host) => host.setGrants([serverId], [rootB as string], true));
+    await callUntil([a, b]);
+    await editRegistry(configDir, (host) => host.setGrants([serverId], [rootA as string, rootB as string], false));
+    await editRegistry(configDir, (host) => host.setGrants([serverId], [rootA as string], true));
+    await callUntil([a]);
+    expect(answers.filter((answer) => answer === '[]')).toEqual([]);
+  });
+
   it('takes the last folder away by restarting the server behind the host, and the session goes on', async () => {
     const configDir = tempDir('proxy-config-');
     const a = tempDir('only-');

@@ -60,3 +60,8 @@ export async function proxiedClient(configDir: string, server: string, options: 
 export async function closeProxiedClients(): Promise<void> {
   await Promise.all(open.splice(0).map(({ client }) => client.close().catch(() => undefined)));
 }
+
+/** What a proxy started by proxiedClient wrote to stderr so far: a failing wait explains itself with it. */
+export function proxyStderr(client: Client): string {
+  return open.find((entry) => entry.client === client)?.stderr() ?? '';
+}

@@ -23,6 +23,8 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'restart-forget': 'activityMsg.restartForget',
   'restart-reask': 'activityMsg.restartReask',
   'restart-retry': 'activityMsg.restartRetry',
+  'held-blocked-path': 'activityMsg.heldBlockedPath',
+  'held-setup': 'activityMsg.heldSetup',
   'config-enabled': 'activityMsg.configEnabled',
   'config-disabled': 'activityMsg.configDisabled',
   'config-sharing-on': 'activityMsg.configSharingOn',

@@ -551,6 +551,8 @@ export const de: Dictionary = {
   'activityMsg.configSandboxOff': 'Sandbox ausgeschaltet.',
   'activityMsg.configNetworkOn': 'Netzwerkzugriff eingeschaltet.',
   'activityMsg.configNetworkOff': 'Netzwerkzugriff ausgeschaltet.',
+  'activityMsg.heldBlockedPath': 'Kein automatischer neuer Versuch: Die Sandbox wird diesen Pfad weiter sperren. Er startet wieder, wenn sich seine Freigaben oder Einstellungen ändern, oder mit „Neu verbinden“.',
+  'activityMsg.heldSetup': 'Kein automatischer neuer Versuch: Seine Befehlszeile lässt sich nicht für die Sandbox vorbereiten. Er startet wieder, wenn sich seine Freigaben oder Einstellungen ändern, oder mit „Neu verbinden“.',
   'activityMsg.configChanged': 'Die Einstellungen des Servers wurden geändert.',
 
   'notice.store-external-invalid': 'Eine Änderung der Registry von außen wurde ignoriert: Sie ist ungültig. Sie wird als Sicherung behalten, falls die App etwas speichert.',

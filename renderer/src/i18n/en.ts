@@ -549,6 +549,8 @@ export const en = {
   'activityMsg.configSandboxOff': 'Sandbox turned off.',
   'activityMsg.configNetworkOn': 'Network access turned on.',
   'activityMsg.configNetworkOff': 'Network access turned off.',
+  'activityMsg.heldBlockedPath': 'Not retried on a timer: the sandbox will keep blocking that path. It starts again when its grants or settings change, or on Reconnect.',
+  'activityMsg.heldSetup': 'Not retried on a timer: its command line cannot be prepared for the sandbox. It starts again when its grants or settings change, or on Reconnect.',
   'activityMsg.configChanged': 'The server’s settings changed.',
 
   'notice.store-external-invalid': 'An outside edit of the registry was ignored: it is not valid. It is kept as a backup if the app saves a change.',

@@ -551,6 +551,8 @@ export const zhCN: Dictionary = {
   'activityMsg.configSandboxOff': '已关闭沙箱。',
   'activityMsg.configNetworkOn': '已开启网络访问。',
   'activityMsg.configNetworkOff': '已关闭网络访问。',
+  'activityMsg.heldBlockedPath': '不再定时重试：沙箱会一直阻止该路径。当它的授权或设置更改时，或点击“重新连接”时，它会重新启动。',
+  'activityMsg.heldSetup': '不再定时重试：无法为沙箱准备它的命令行。当它的授权或设置更改时，或点击“重新连接”时，它会重新启动。',
   'activityMsg.configChanged': '服务器设置已更改。',
 
   'notice.store-external-invalid': '已忽略对注册表的外部修改：内容无效。如果应用保存更改，它会被保留为备份。',

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../../electron/host/sandbox/program-location.js';
-import { describeServerFailure, describeSetupFailure, suggestCommand } from '../../../electron/host/server-failure.js';
+import { describeServerFailure, describeSetupFailure, holdReason, suggestCommand } from '../../../electron/host/server-failure.js';
 
 function spawnError(command: string): Promise<Error> {
   return new Promise((resolve, reject) => {
@@ -142,5 +142,14 @@ describe('suggestCommand', () => {
     const pathRefusal = describeSetupFailure(refusal('./no-such-server'), './no-such-server');
     expect(pathRefusal.code).toBe('other');
     expect(pathRefusal.message).toBe('Not started: "./no-such-server" is not an executable file.');
+  });
+});
+
+describe('holdReason: which failures wait for a change instead of a timer', () => {
+  it('holds a path the sandbox blocked and a command line the sandbox cannot prepare; retries what may be fixed outside the app', () => {
+    expect(holdReason({ blocked: true })).toBe('blocked-path');
+    expect(holdReason({ blocked: false, setup: 'npx-unsupported' })).toBe('setup');
+    for (const setup of ['command-not-found', 'package-install-failed', 'uv-missing'] as const) expect(holdReason({ blocked: false, setup })).toBeUndefined();
+    expect(holdReason({ blocked: false })).toBeUndefined();
   });
 });
