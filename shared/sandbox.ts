@@ -61,6 +61,12 @@ export type ConfinementState = 'enforced' | 'advisory' | 'off';
 export type AdvisoryReasonCode = Exclude<SandboxReasonCode, 'ok'> | 'remote-server' | 'container';
 
 /** A failure the sandbox likely caused, read from the server's stderr after it failed. */
+/**
+ * Why a folder a server asked for deserves a warning before it is granted: the home folder itself
+ * (or above it), credentials and keychains, a browser profile, the app's own data folder, the system.
+ */
+export type SensitiveFolderKind = 'home' | 'credentials' | 'browser-profile' | 'app-data' | 'system';
+
 export interface SandboxBlock {
   kind: 'outside-grants' | 'read-only-grant' | 'sandbox-setup';
   /** The path the server failed on. */
@@ -69,6 +75,8 @@ export interface SandboxBlock {
   folder: string;
   /** The stderr line it was read from. */
   line: string;
+  /** Set when granting `folder` would expose something sensitive: the confirmation warns. */
+  sensitive?: SensitiveFolderKind | undefined;
 }
 
 export interface ServerConfinement {

@@ -79,7 +79,7 @@ export class StartSandbox {
     const blocked = this.confined?.stderrBlocked(this.tail);
     if (!blocked || !current) return undefined;
     return {
-      confinement: { ...current, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line } },
+      confinement: { ...current, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line, sensitive: blocked.sensitive } },
       text: `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`,
     };
   }

@@ -432,7 +432,8 @@ export class ServerConnection {
       this.addActivity('info', `Sandbox verified: ${check.detail}`);
       return;
     }
-    const text = `Stopped: its sandbox could not be verified (${check.detail}). Turn the sandbox off for this server to run it unconfined.`;
+    // Never "run it unconfined" first: a check that fails may be the sandbox catching an attack.
+    const text = `Stopped: its sandbox could not be verified (${check.detail}). It was not run unconfined. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding.`;
     this.addActivity('error', text);
     await this.stop();
     this.setStatus({ state: 'error', error: text, confinement });

@@ -229,7 +229,7 @@ export class RootsProxy {
       this.hooks.log(`sandbox verified: ${check.detail}`);
       return;
     }
-    throw new Error(`its sandbox could not be verified (${check.detail}); turn the sandbox off for this server to run it unconfined`);
+    throw new Error(`its sandbox could not be verified (${check.detail}); it was not run unconfined`);
   }
 
   /** A restarted server gets the host's handshake again; the host never sees it. */

@@ -244,13 +244,22 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await confirm.waitFor({ state: 'detached' });
     expect(registryFile(host).servers.find((entry) => entry.id === server.id)?.sandbox).toBe(true);
 
-    // "Grant <folder>": a root for exactly that folder, granted to this server; it then starts confined.
-    await blocked.getByRole('button', { name: `Grant ${project}` }).click();
+    // "Grant <folder>…": the path came from the server's own output, so a dialog says so, shows the
+    // exact folder and starts on read-only; nothing is granted until it is confirmed.
+    await blocked.getByRole('button', { name: `Grant ${project}…` }).click();
+    const suggestion = page.getByRole('alertdialog', { name: 'Grant the folder the server asked for?' });
+    await suggestion.getByText('fs-args named this folder in its own error output', { exact: false }).waitFor();
+    await suggestion.locator('code', { hasText: project }).waitFor();
+    expect(await suggestion.getByRole('radio', { name: /Read-only/ }).isChecked()).toBe(true);
+    await capture('grant-suggestion');
+    expect(registryFile(host).roots.some((entry) => entry.path === project)).toBe(false);
+    // Confirmed as offered: a root for exactly that folder, granted read-only to this server; it then starts confined.
+    await suggestion.getByRole('button', { name: 'Grant read-only' }).click();
     await waitFor(() => {
       const file = registryFile(host);
       const root = file.roots.find((entry) => entry.path === project);
-      return root !== undefined && file.grants[server.id]?.[root.id] === 'read-write';
-    }, { what: 'the blocked folder granted in the registry file' });
+      return root !== undefined && file.grants[server.id]?.[root.id] === 'read-only';
+    }, { what: 'the blocked folder granted read-only in the registry file' });
     await waitVerified(host, server.id);
     await blocked.waitFor({ state: 'detached' });
   });

@@ -2,6 +2,7 @@
 // sandbox, so the UI can name the path and offer "Grant this folder" or "Run without sandbox".
 // Pure: the caller says what exists on the host and what the sandbox mounts.
 import path from 'node:path';
+import type { SensitiveFolderKind } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import { isWithin, type SandboxMount } from './sandbox-types.js';
 
@@ -23,6 +24,8 @@ export interface BlockedPath {
   code: string;
   /** The stderr line it was read from. */
   line: string;
+  /** Set when granting `folder` would expose something sensitive (sensitive-folders.ts). */
+  sensitive?: SensitiveFolderKind | undefined;
 }
 
 export interface HostFacts {

@@ -38,6 +38,7 @@ import type { SandboxSupport } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 import { seccompFilter } from './seccomp-filter.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
+import { sensitiveFolder } from './sensitive-folders.js';
 import { defaultCheckedDirs, selfCheck } from './self-check.js';
 
 export interface ConfineOptions {
@@ -207,6 +208,10 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
       return selfCheck({ pid, mounts, identities, seccomp: spawn.args.includes('--seccomp'), ...defaultCheckedDirs(dataDir) });
     },
-    stderrBlocked: (lines) => findBlockedPath(lines, mounts, hostFacts),
+    stderrBlocked: (lines) => {
+      const found = findBlockedPath(lines, mounts, hostFacts);
+      // The folder comes from the server's own output: say what granting it would expose.
+      return found && { ...found, sensitive: sensitiveFolder(found.folder, { home: os.homedir(), dataDir }) };
+    },
   };
 }

@@ -1,12 +1,15 @@
 // A confined server failed on a path the sandbox keeps from it: say which path, and offer the two
-// ways out, as VS Code's sandbox dialog does: "Grant this folder" (or "Allow writing" for a folder
-// shared read-only) and "Run without sandbox" (behind the same confirmation as the switch).
+// ways out, as VS Code's sandbox dialog does: "Grant this folder…" (or "Allow writing…" for a folder
+// shared read-only) and "Run without sandbox" (behind the same confirmation as the switch). The
+// path comes from the server's own output, so the grant is confirmed in a dialog that says so and
+// starts on read-only (grant-suggestion-dialog.tsx); running without the sandbox is never first.
 import { useState } from 'react';
-import type { ServerView } from '../../../shared/domain.js';
+import type { GrantMode, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { useGrantFolder } from '../use-grant-folder.js';
 import { useRoots } from '../use-host-state.js';
+import { GrantSuggestionDialog } from './grant-suggestion-dialog.js';
 import { InlineError } from './inline-error.js';
 import { SandboxOffDialog } from './sandbox-off-dialog.js';
 
@@ -16,6 +19,7 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
   const grant = useGrantFolder();
   const reconnect = useCommand('servers.reconnect');
   const [confirmingOff, setConfirmingOff] = useState(false);
+  const [confirmingGrant, setConfirmingGrant] = useState(false);
   const blocked = server.status.confinement?.blocked;
   if (!blocked || !server.sandbox) return null;
   const lead =
@@ -30,9 +34,11 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
   // A server waiting for its next retry is restarted by the grant itself (the roots-change policy's
   // 'retry'). One that failed for good (no retry due) is not: granting is the fix the person chose,
   // so it is started again here.
-  const grantAndRetry = async () => {
-    const granted = await grant.run(server.id, blocked.folder, blocked.kind === 'read-only-grant' ? 'read-write' : undefined);
-    if (granted.ok && server.status.state !== 'connected' && server.status.nextRetryAt === undefined) await reconnect.run({ serverId: server.id });
+  const grantAndRetry = async (mode: GrantMode) => {
+    const granted = await grant.run(server.id, blocked.folder, mode);
+    if (!granted.ok) return;
+    setConfirmingGrant(false);
+    if (server.status.state !== 'connected' && server.status.nextRetryAt === undefined) await reconnect.run({ serverId: server.id });
   };
   return (
     <div className="callout callout--warning sandbox-blocked" role="status" data-testid="sandbox-blocked">
@@ -46,7 +52,7 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
             type="button"
             className="button button--compact button--primary"
             disabled={grant.pending !== undefined || reconnect.pending}
-            onClick={() => void grantAndRetry()}
+            onClick={() => setConfirmingGrant(true)}
           >
             {blocked.kind === 'read-only-grant' ? t('blocked.allowWriting', { folder: blocked.folder }) : t('blocked.grant', { folder: blocked.folder })}
           </button>
@@ -58,6 +64,17 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
       <InlineError error={grant.error} onDismiss={grant.clearError} />
       <InlineError error={reconnect.error} onDismiss={reconnect.clearError} />
       <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
+      {confirmingGrant && (
+        <GrantSuggestionDialog
+          open
+          serverName={server.name}
+          blocked={blocked}
+          pending={grant.pending !== undefined || reconnect.pending}
+          error={grant.error}
+          onGrant={(mode) => void grantAndRetry(mode)}
+          onCancel={() => setConfirmingGrant(false)}
+        />
+      )}
     </div>
   );
 }
