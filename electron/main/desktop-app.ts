@@ -15,6 +15,7 @@ import { forwardHostEvents } from './host-events.js';
 import { registerContractHandlers, registerDesktopHandlers } from './ipc-handlers.js';
 import { resolveShellPath } from './login-shell-path.js';
 import { createMainWindow, hideOnClose, revealWindow } from './main-window.js';
+import { claimRegistryOrQuit } from './one-host.js';
 import { rendererLocation } from './renderer-location.js';
 import { registerAppScheme, serveRenderer } from './renderer-protocol.js';
 import { claimSingleInstance } from './single-instance.js';
@@ -66,6 +67,8 @@ async function onReady(shellPath: ReturnType<typeof resolveShellPath>): Promise<
   process.env.PATH = resolved.path;
   if (resolved.error) console.warn(`Using the inherited PATH: ${resolved.error}`);
 
+  // One app host per registry: not a second set of the same servers beside `mcp-roots serve`.
+  if (!claimRegistryOrQuit(configDir.dir)) return;
   host = await createAppHost(configDir.dir, { shellPath: resolved });
   quit = setupGracefulQuit(host);
   await host.start();
