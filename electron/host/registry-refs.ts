@@ -8,6 +8,7 @@ import type { Registry, RootRecord, ServerRecord } from '../../shared/domain.js'
 import { CodedError } from '../../shared/result.js';
 import { looksLikePath, resolveRootInput, type PathContext } from './root-input.js';
 import { rootLabels } from './root-labels.js';
+import { didYouMean } from './similar-names.js';
 import { registryShortIds } from './short-ids.js';
 
 /** A short id is accepted from this many characters on. */
@@ -79,7 +80,14 @@ function pick<T extends { id: string; name: string }>(registry: Registry, tiers:
     if (matches.length === 1) return matches[0] as T;
     if (matches.length > 1) throw ambiguous(registry, matches, ref, what);
   }
-  throw new CodedError('not-found', `No ${what} matches "${ref}" (see: mcp-roots ${what}s list).`);
+  const suggestion = didYouMean(ref, what === 'root' ? rootNames(registry) : registry.servers.map((server) => server.name));
+  throw new CodedError('not-found', `No ${what} matches "${ref}"${suggestion} (see: mcp-roots ${what}s list).`);
+}
+
+/** The names a person types for roots: each name, and the labels that tell same-named ones apart. */
+function rootNames(registry: Registry): string[] {
+  const labels = rootLabels(registry.roots);
+  return registry.roots.flatMap((root) => [root.name, labels.get(root.id) ?? root.name]);
 }
 
 function ambiguous(registry: Registry, matches: readonly { id: string; name: string }[], ref: string, what: 'root' | 'server'): CodedError {

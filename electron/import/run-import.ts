@@ -110,10 +110,14 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     if (options.json) out.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
       out.write(`${HOST_LABELS[options.host]}: ${result.configPath}\n`);
-      for (const entry of result.entries) out.write(`  ${entry.entry} -> mcp-roots proxy ${entry.server}${entry.replaced ? ' (replaced)' : ' (added)'}\n`);
-      out.write(result.backupPath ? `backup: ${result.backupPath}\n` : 'no previous file: created a new one\n');
-      if (result.commentsDropped) out.write('note: the comments of the original are only in the backup\n');
-      out.write(`Restart ${HOST_LABELS[options.host]} to pick up the change.\n`);
+      for (const entry of result.entries) out.write(`  ${entry.entry} -> mcp-roots proxy ${entry.server} (${entry.unchanged ? 'unchanged' : entry.replaced ? 'replaced' : 'added'})\n`);
+      // Nothing written: no backup, no new file, nothing for the host to pick up.
+      if (!result.wrote) out.write('already set up; nothing changed\n');
+      else {
+        out.write(result.backupPath ? `backup: ${result.backupPath}\n` : 'no previous file: created a new one\n');
+        if (result.commentsDropped) out.write('note: the comments of the original are only in the backup\n');
+        out.write(`Restart ${HOST_LABELS[options.host]} to pick up the change.\n`);
+      }
     }
     return 0;
   } catch (error) {

@@ -15,6 +15,8 @@ import { forwardHostEvents } from './host-events.js';
 import { registerContractHandlers, registerDesktopHandlers } from './ipc-handlers.js';
 import { resolveShellPath } from './login-shell-path.js';
 import { createMainWindow, hideOnClose, revealWindow } from './main-window.js';
+import { commandLineToolItem } from './command-line-tool.js';
+import { claimRegistryOrQuit } from './one-host.js';
 import { rendererLocation } from './renderer-location.js';
 import { registerAppScheme, serveRenderer } from './renderer-protocol.js';
 import { claimSingleInstance } from './single-instance.js';
@@ -42,7 +44,9 @@ let ready = false;
 app.enableSandbox();
 registerAppScheme();
 if (claimSingleInstance(onSecondInstance)) {
-  setupApplicationMenu(app.isPackaged);
+  // The command line on the user's PATH: in the tray's menu, and on macOS in the menu bar.
+  const installCommandLine = commandLineToolItem();
+  setupApplicationMenu(app.isPackaged, process.platform, installCommandLine ? [installCommandLine] : []);
   setupWebContentsGuards();
   // Asked while Electron starts, so the login shell's time mostly overlaps it. A development
   // build is started from a terminal and has its PATH.
@@ -66,6 +70,8 @@ async function onReady(shellPath: ReturnType<typeof resolveShellPath>): Promise<
   process.env.PATH = resolved.path;
   if (resolved.error) console.warn(`Using the inherited PATH: ${resolved.error}`);
 
+  // One app host per registry: not a second set of the same servers beside `mcp-roots serve`.
+  if (!claimRegistryOrQuit(configDir.dir)) return;
   host = await createAppHost(configDir.dir, { shellPath: resolved });
   quit = setupGracefulQuit(host);
   await host.start();
@@ -113,7 +119,8 @@ function showMainWindow(): void {
 
 function setupTrayIfPossible(current: RootsHost): void {
   try {
-    tray = setupTray(current, { show: showMainWindow, quit: () => app.quit() });
+    const installCommandLine = commandLineToolItem();
+    tray = setupTray(current, { show: showMainWindow, quit: () => app.quit(), more: installCommandLine ? [installCommandLine] : [] });
   } catch (error) {
     // Some Linux desktops have no status area: the window then simply quits on close.
     console.warn('No tray icon:', error);

@@ -1,5 +1,5 @@
 // The tray icon: how many servers are connected, and Show / Quit.
-import { Menu, Tray, nativeImage, type NativeImage } from 'electron';
+import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import type { HostState } from '../../shared/domain.js';
 import type { RootsHost } from '../host/roots-host.js';
 import { PRODUCT_NAME } from '../host/config-dir.js';
@@ -30,6 +30,8 @@ export function appIconImage(): NativeImage {
 export interface TrayActions {
   show(): void;
   quit(): void;
+  /** More items between Show and Quit ("Install Command Line Tool…"). */
+  more?: MenuItemConstructorOptions[];
 }
 
 export function setupTray(host: Pick<RootsHost, 'getState' | 'on'>, actions: TrayActions): Tray {
@@ -45,6 +47,7 @@ export function setupTray(host: Pick<RootsHost, 'getState' | 'on'>, actions: Tra
         { label, enabled: false },
         { type: 'separator' },
         { label: `Show ${PRODUCT_NAME}`, click: () => actions.show() },
+        ...(actions.more ?? []),
         { label: 'Quit', click: () => actions.quit() },
       ]),
     );

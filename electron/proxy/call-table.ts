@@ -17,6 +17,8 @@ export class CallTable {
   private readonly calls = new Map<RequestId, PendingCall>();
   private readonly retried = new Map<RequestId, RequestId>();
   private readonly own = new Map<string, (message: Message) => void>();
+  /** How to end each own request still waiting: a closing proxy must not wait out their timeouts. */
+  private readonly abandon = new Map<string, (error: Error) => void>();
 
   add(hostId: RequestId, method: string, params: JsonObject | undefined): void {
     this.calls.set(hostId, { method, params, upstreamId: hostId, rounds: 0 });
@@ -58,6 +60,7 @@ export class CallTable {
 
   forget(id: string): void {
     this.own.delete(id);
+    this.abandon.delete(id);
   }
 
   /** A request of the proxy's own: `send` puts it on the wire under the given id; rejects after `timeoutMs`. */
@@ -65,12 +68,17 @@ export class CallTable {
     return new Promise<Message>((resolve, reject) => {
       const id = this.expect((response) => {
         clearTimeout(timer);
+        this.abandon.delete(id);
         resolve(response);
       });
       const timer = setTimeout(() => {
         this.forget(id);
         reject(new Error(`The server did not answer ${what} in time.`));
       }, timeoutMs);
+      this.abandon.set(id, (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       send(id);
     });
   }
@@ -80,6 +88,7 @@ export class CallTable {
     if (!this.ids.owns(upstreamId)) return undefined;
     const handler = this.own.get(upstreamId);
     this.own.delete(upstreamId);
+    this.abandon.delete(upstreamId);
     return handler;
   }
 
@@ -88,6 +97,17 @@ export class CallTable {
     const own = [...this.own];
     this.own.clear();
     for (const [id, onResponse] of own) onResponse(error(id));
+  }
+
+  /**
+   * Rejects every own request still waiting, at once. Their timers (20 s for a handshake) would
+   * otherwise keep a proxy whose host has gone alive until they fire.
+   */
+  abandonOwn(reason: string): void {
+    const waiting = [...this.abandon.values()];
+    this.own.clear();
+    this.abandon.clear();
+    for (const fail of waiting) fail(new Error(reason));
   }
 
   clear(): void {

@@ -75,6 +75,12 @@ export class RootsProxy {
   /** One restart at a time; reasons that come meanwhile make one more. */
   private readonly restarts = new SerialRuns<string>((reason) => (this.closing ? Promise.resolve() : this.restartOnce(reason)));
   private closing = false;
+  private closed: Promise<void> | undefined;
+  /** Every upstream opened and not yet shut, the current one and any a restart is closing. */
+  private readonly live = new Set<Upstream>();
+  /** The start in flight, if any. */
+  private starting: Promise<Upstream> | undefined;
+  private readonly shutting = new Map<Upstream, Promise<void>>();
   /** Talks to the server in the era that carries its folders, whatever the host speaks. */
   private readonly bridge: EraBridge;
   /** The opening exchange the bridge runs: host messages wait for it. */
@@ -152,39 +158,77 @@ export class RootsProxy {
     return this.closing ? Promise.resolve() : this.restarts.run(reason);
   }
 
-  async close(): Promise<void> {
-    if (this.closing) return;
+  /**
+   * Ends the session and every server process it started, whatever it was doing: one being
+   * restarted, one still starting, one stuck in its handshake. Resolves once they are gone (the
+   * transport's close: stdin closed, then SIGTERM, then SIGKILL, as the MCP spec's stdio shutdown says).
+   */
+  close(): Promise<void> {
+    if (this.closed) return this.closed;
     this.closing = true;
     this.generation++;
     this.firstRoots.release();
     this.session.stop();
-    const upstream = this.upstream;
+    this.calls.abandonOwn('The proxy is closing.');
     this.upstream = undefined;
     this.ready = false;
     this.update({ state: 'closed' });
-    await upstream?.transport.close().catch(() => undefined);
+    this.closed = (async () => {
+      // A start in flight: what it gives is shut too (connect() shuts it as well, the same once).
+      const started = await this.starting?.catch(() => undefined);
+      if (started) this.live.add(started);
+      await Promise.all([...this.live].map((upstream) => this.shut(upstream)));
+    })();
+    return this.closed;
+  }
+
+  /** The pids of the server processes this session started that may still run. */
+  serverPids(): number[] {
+    return [...this.live].flatMap((upstream) => (upstream.pid ? [upstream.pid] : []));
+  }
+
+  /** Closes one upstream; called twice for the same one, both wait for the one close. */
+  private shut(upstream: Upstream): Promise<void> {
+    let shutting = this.shutting.get(upstream);
+    if (!shutting) {
+      shutting = upstream.transport
+        .close()
+        .catch(() => undefined)
+        .then(() => {
+          this.live.delete(upstream);
+          this.shutting.delete(upstream);
+        });
+      this.shutting.set(upstream, shutting);
+    }
+    return shutting;
   }
 
   // ---- connecting ----------------------------------------------------------------------------
 
   private async connect(): Promise<void> {
+    // A restart that was closing the old server when the host left must not start a new one.
+    if (this.closing) return;
     const generation = ++this.generation;
     this.update({ state: 'connecting', error: undefined, held: undefined });
     // Read now, in the same tick as the spawn that uses them: a change after this restarts it again.
     this.startedFolders = this.hooks.exposure().folders;
     this.session.reset();
     let upstream: Upstream;
+    const starting = this.hooks.openUpstream({
+      onmessage: (message) => {
+        if (generation === this.generation && isMessage(message)) this.fromServer(message);
+      },
+      onclose: () => {
+        if (generation === this.generation) void this.ended(generation);
+      },
+      onerror: (error) => {
+        if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
+      },
+    });
+    this.starting = starting;
     try {
-      upstream = await this.hooks.openUpstream({
-        onmessage: (message) => {
-          if (generation === this.generation && isMessage(message)) this.fromServer(message);
-        },
-        onclose: () => {
-          if (generation === this.generation) void this.ended(generation);
-        },
-        onerror: (error) => {
-          if (generation === this.generation) this.hooks.log(`server transport: ${error.message}`);
-        },
+      upstream = await starting.finally(() => {
+        if (this.starting === starting) this.starting = undefined;
       });
     } catch (error) {
       const hold = error instanceof SandboxSetupError ? holdReason({ blocked: false, setup: error.code }) : undefined;
@@ -192,8 +236,9 @@ export class RootsProxy {
       this.hold(hold, `Not started: ${(error as Error).message}`);
       return;
     }
+    this.live.add(upstream);
     if (generation !== this.generation) {
-      await upstream.transport.close().catch(() => undefined);
+      await this.shut(upstream);
       return;
     }
     this.upstream = upstream;
@@ -270,7 +315,7 @@ export class RootsProxy {
     this.pendingRootsKeys = [];
     this.startedFolders = undefined;
     this.session.reset();
-    await old?.transport.close().catch(() => undefined);
+    if (old) await this.shut(old);
     try {
       await this.connect();
     } catch (error) {

@@ -15,6 +15,7 @@ import { describeConfigChange, needsRestart } from '../host/roots-change-policy.
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
+import { armExitDeadline } from './exit-deadline.js';
 import { openUpstream } from './upstream.js';
 
 export interface RunProxyOptions {
@@ -25,7 +26,10 @@ export interface RunProxyOptions {
   stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
-  /** Off in tests that run several proxies in one process. */
+  /**
+   * The proxy owns its process: it handles signals, and ends the process (and its server) at the
+   * latest EXIT_DEADLINE_MS after its host left. Off in tests that run several proxies in one process.
+   */
   handleSignals?: boolean;
   /** How often the registry file is looked at without a watch event. */
   registryPollMs?: number;
@@ -124,13 +128,21 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       channel.stop();
       resolve(code);
     };
-    const onSignal = () => void finish(0);
-    if (options.handleSignals !== false) for (const signal of SIGNALS) process.on(signal, onSignal);
+    const ownsProcess = options.handleSignals !== false;
+    // The host is gone (stdin closed, or a signal): whatever state the session is in, it ends.
+    const hostGone = () => {
+      if (ownsProcess && !finished) armExitDeadline({ serverPids: () => proxy.serverPids(), log, exit: (code) => process.exit(code) });
+      void finish(0);
+    };
+    const onSignal = hostGone;
+    if (ownsProcess) for (const signal of SIGNALS) process.on(signal, onSignal);
     // The host closing stdin is the MCP way of saying goodbye: the real server goes with us.
-    channel.onclose = () => void finish(0);
+    channel.onclose = hostGone;
     proxy.onclose = (code) => void finish(code);
     channel.start();
     proxy.start().catch((error: unknown) => {
+      // A start cut short by the host leaving is no failure to report.
+      if (finished) return;
       log(`could not start the server: ${error instanceof Error ? error.message : String(error)}`);
       status.update({ state: 'error', error: String(error) });
       void finish(1);

@@ -1,5 +1,6 @@
 // `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM. Resolves with
 // the exit code only after the server is closed and the host (with its child servers) is stopped.
+import { claimAppHost, describeHolder, type AppHostClaim } from '../host/app-host-claim.js';
 import { openRegistryCodec } from '../host/keyring-codec.js';
 import { RootsHost } from '../host/roots-host.js';
 import { openBrowser } from './open-browser.js';
@@ -12,6 +13,11 @@ export interface RunServeOptions {
   configDir: string;
   /** As typed on the command line; undefined means DEFAULT_PORT or, if busy, any free port. */
   port: string | undefined;
+  /**
+   * Serve even though the desktop app or another serve runs this registry's servers (each server
+   * then runs twice). Only with an explicit port: the default one is the first's bookmark.
+   */
+  allowSecond?: boolean;
   open: boolean;
   rendererDir?: string;
   out?: NodeJS.WritableStream;
@@ -33,6 +39,22 @@ export async function runServe(options: RunServeOptions): Promise<number> {
     return 2;
   }
 
+  if (options.allowSecond === true && options.port === undefined) {
+    err.write('mcp-roots: --allow-second needs --port PORT (the default port is the first one\'s). See `mcp-roots serve --help`.\n');
+    return 2;
+  }
+  const claimed = claimAppHost(options.configDir, 'serve');
+  let claim: AppHostClaim | undefined;
+  if (claimed.ok) {
+    claim = claimed.claim;
+  } else if (!(options.allowSecond === true && options.port !== undefined)) {
+    err.write(
+      `mcp-roots: ${describeHolder(claimed.holder)} already runs the servers of this registry; a second host would run each of them twice.\n` +
+        `Use that one, or stop it first. To run a second one anyway: mcp-roots serve --port PORT --allow-second\n`,
+    );
+    return 1;
+  }
+
   const host = new RootsHost({ configDir: options.configDir, secrets: await openRegistryCodec(options.configDir), publishStatusAs: 'serve' });
   let serve: ServeServer;
   try {
@@ -40,10 +62,12 @@ export async function runServe(options: RunServeOptions): Promise<number> {
     serve = await listen(host, port, options.port === undefined, options.rendererDir);
   } catch (error) {
     await host.stop().catch(() => {});
+    claim?.release();
     err.write(`mcp-roots: cannot serve: ${describe(error, port)}\n`);
     return 1;
   }
 
+  claim?.setUrl(serve.origin);
   // The URL (with its token) goes to the terminal only: the browser is opened on a private file.
   out.write(`MCP Roots Manager is serving on ${serve.origin}\nOpen: ${serve.url}\nPress Ctrl+C to stop.\n`);
   const opened = options.open ? openBrowser(serve.url, process.platform, options.env ?? process.env) : undefined;
@@ -62,6 +86,7 @@ export async function runServe(options: RunServeOptions): Promise<number> {
     err.write(`mcp-roots: error while stopping: ${describe(error, port)}\n`);
     code = 1;
   }
+  claim?.release();
   if (options.handleSignals !== false) {
     // A stray handle must not keep a stopped server's process alive; unref'd, so a clean exit wins.
     setTimeout(() => process.exit(code), 3000).unref();

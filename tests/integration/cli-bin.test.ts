@@ -23,6 +23,24 @@ describe('bin/mcp-roots.js', () => {
     expect(await runCli(['servers', 'set', '--help'])).toEqual(help);
   });
 
+  it('a mistyped server or root name gets a "did you mean", as a mistyped command does', async () => {
+    const env = { ...process.env, MCP_ROOTS_CONFIG_DIR: tempDir('did-you-mean-') };
+    const cwd = tempDir('projects-');
+    fs.mkdirSync(path.join(cwd, 'project-a'));
+    expect((await runCli(['roots', 'add', 'project-a'], { env, cwd })).code).toBe(0);
+    expect((await runCli(['servers', 'add', 'filesystem', '--', 'node', 'server.js'], { env })).code).toBe(0);
+    expect(await runCli(['grant', 'filesytem', 'project-a'], { env, cwd })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'mcp-roots: No server matches "filesytem" (did you mean filesystem?) (see: mcp-roots servers list).\n',
+    });
+    expect((await runCli(['grant', 'filesystem', 'projct-a'], { env, cwd })).stderr).toBe(
+      'mcp-roots: No root matches "projct-a" (did you mean project-a?) (see: mcp-roots roots list).\n',
+    );
+    // Nothing near: the error as before.
+    expect((await runCli(['grant', 'zzzzzzzzzz', 'project-a'], { env, cwd })).stderr).toBe('mcp-roots: No server matches "zzzzzzzzzz" (see: mcp-roots servers list).\n');
+  });
+
   it('stops quietly, exit 0, when the reader of its output has gone (`mcp-roots --help | true`)', async () => {
     // `true` exits without reading: the help's write meets a closed pipe (EPIPE), not a stack trace.
     const result = spawnSync('bash', ['-c', `node ${JSON.stringify(path.join(repoRoot, 'bin/mcp-roots.js'))} --help | true; echo "cli=\${PIPESTATUS[0]}" >&2`], { encoding: 'utf8' });

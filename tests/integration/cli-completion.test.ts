@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, ensureBuilt, runCli } from '../support/cli.js';
+import { CLI_BIN, ensureBuilt, repoRoot, runCli } from '../support/cli.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 const shells = ['bash', 'zsh', 'fish'] as const;
@@ -33,7 +33,10 @@ beforeAll(async () => {
   const project = path.join(tempDir('completion-roots-'), 'project');
   fs.mkdirSync(project);
   env = { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('completion-home-') };
-  await runCli(['--config-dir', configDir, 'roots', 'add', project]);
+  // A root whose name has a space, and a folder of that name where the shells run (not the root).
+  const notes = path.join(path.dirname(project), 'My Notes');
+  fs.mkdirSync(notes);
+  await runCli(['--config-dir', configDir, 'roots', 'add', project, notes]);
   await runCli(['--config-dir', configDir, 'servers', 'add', 'filesystem', '--', 'node', 'server.js']);
   const dir = tempDir('completion-scripts-');
   scripts = { bash: '', zsh: '', fish: '' };
@@ -43,6 +46,7 @@ beforeAll(async () => {
     scripts[shell] = path.join(dir, `mcp-roots.${shell}`);
     fs.writeFileSync(scripts[shell], result.stdout);
   }
+  fs.mkdirSync(path.join(dir, 'My Notes'));
 }, 600_000);
 
 afterAll(removeTempDirs);
@@ -75,6 +79,13 @@ describe.skipIf(!installed('bash'))('in bash', () => {
     expect(complete('mcp-roots', '--config-dir', configDir, 'grant', '')).toEqual(['filesystem']);
     expect(complete('mcp-roots', '--config-dir', configDir, 'grant', 'filesystem', 'proj')).toContain('project');
   });
+
+  it('offers a name with a space once, quoted the way the word was begun', () => {
+    const grant = ['mcp-roots', '--config-dir', configDir, 'grant', 'filesystem'];
+    expect(complete(...grant, 'My')).toEqual(['My\\ Notes']);
+    expect(complete(...grant, 'My\\ N')).toEqual(['My\\ Notes']);
+    expect(complete(...grant, '"My')).toEqual(['"My Notes"']);
+  });
 });
 
 describe.skipIf(!installed('fish'))('in fish', () => {
@@ -93,6 +104,10 @@ describe.skipIf(!installed('fish'))('in fish', () => {
   it('completes server and root names from the registry', () => {
     expect(complete(`mcp-roots --config-dir ${configDir} grant `)).toEqual(['filesystem']);
     expect(complete(`mcp-roots --config-dir ${configDir} grant filesystem proj`)).toContain('project');
+  });
+
+  it('offers a root name once, not beside a folder here of the same name', () => {
+    expect(complete(`mcp-roots --config-dir ${configDir} grant filesystem My`)).toEqual(['My Notes']);
   });
 });
 
@@ -126,5 +141,22 @@ describe.skipIf(!installed('zsh'))('in zsh', () => {
 
   it('completes server names from the registry', () => {
     expect(complete('mcp-roots', '--config-dir', configDir, 'grant', '')).toEqual(['filesystem']);
+  });
+});
+
+// What a person gets: the shell on a terminal, Tab pressed after "My", then Enter. The completed
+// word must reach mcp-roots as the root's name ("My Notes"), whatever folder of that name is here.
+const typist = path.join(repoRoot, 'tests/fixtures/type-in-shell.py');
+const setups = {
+  bash: () => `source '${scripts.bash}'`,
+  zsh: () => `autoload -Uz compinit; compinit -u; source '${scripts.zsh}'`,
+  fish: () => `source '${scripts.fish}'`,
+};
+describe.each(shells)('Tab in an interactive %s', (shell) => {
+  it.skipIf(!installed(shell) || !installed('python3'))('completes "My" to the root "My Notes", and the grant works', async () => {
+    await runCli(['--config-dir', configDir, 'revoke', 'filesystem', 'My Notes']);
+    const transcript = run('python3', [typist, shell, setups[shell](), `mcp-roots --config-dir ${configDir} grant filesystem My\t`]);
+    expect(transcript).not.toContain('No root matches');
+    expect(transcript).toContain('granted My Notes to filesystem');
   });
 });

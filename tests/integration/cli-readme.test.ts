@@ -2,7 +2,8 @@
 // and a stand-in home folder holding the folders the examples name. Nothing is rewritten. The lines
 // run from the repository's folder with npm set offline, so `npx -y @modelcontextprotocol/server-filesystem`
 // runs the installed devDependency instead of downloading it (and fails loudly if it would download).
-// `mcp-roots` on PATH is the real bin/mcp-roots.js. Long-running commands (serve, proxy) are checked
+// `mcp-roots` is found on PATH the way a reader gets it there: by the README's own setup line
+// (`npm link`, into a temp npm prefix whose bin folder is on PATH), never by a path. Long-running commands (serve, proxy) are checked
 // while they run, then stopped. The `npm …` lines are checked to name real scripts; running them is
 // the job of .ci/run (npm ci, npm test) and tests/e2e/npm-start.test.ts (npm start without Electron).
 import { execFile, execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusReport } from '../../electron/cli/registry-view.js';
 import { startChild, stopChildren } from '../support/child-process.js';
-import { CLI_BIN, ensureBuilt, repoRoot } from '../support/cli.js';
+import { ensureBuilt, repoRoot } from '../support/cli.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -35,6 +36,7 @@ function readmeCommands(): ReadmeLine[] {
 
 const commands = readmeCommands();
 let home: string;
+let npmPrefix: string;
 let env: NodeJS.ProcessEnv;
 
 function shell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -59,13 +61,15 @@ function get(url: string): Promise<number> {
 beforeAll(async () => {
   await ensureBuilt();
   home = tempDir('readme-home-');
-  const bin = tempDir('readme-bin-');
-  fs.writeFileSync(path.join(bin, 'mcp-roots'), `#!/bin/sh\nexec "${process.execPath}" "${CLI_BIN}" "$@"\n`, { mode: 0o755 });
+  // npm's global folder, as a reader has it: its bin on PATH (`npm link` puts `mcp-roots` there).
+  npmPrefix = tempDir('readme-npm-prefix-');
   // The folders the examples name, as a reader would have them.
   for (const folder of ['code/project-a', 'code/project-b', 'My Notes', '.local/share/bash-completion/completions', '.zfunc', '.config/fish/completions']) {
     fs.mkdirSync(path.join(home, folder), { recursive: true });
   }
-  env = { PATH: `${bin}:${process.env.PATH}`, HOME: home, MCP_ROOTS_CONFIG_DIR: tempDir('readme-config-'), npm_config_offline: 'true', XDG_CONFIG_HOME: path.join(home, '.config') };
+  // Nothing else on PATH may answer to `mcp-roots` (a global install on this machine).
+  const inherited = (process.env.PATH ?? '').split(':').filter((dir) => !fs.existsSync(path.join(dir, 'mcp-roots')));
+  env = { PATH: [path.join(npmPrefix, 'bin'), ...inherited].join(':'), npm_config_prefix: npmPrefix, HOME: home, MCP_ROOTS_CONFIG_DIR: tempDir('readme-config-'), npm_config_offline: 'true', XDG_CONFIG_HOME: path.join(home, '.config') };
 }, 600_000);
 
 afterAll(async () => {
@@ -85,16 +89,25 @@ describe('the README', () => {
     for (const line of npmLines) {
       for (const [, verb, script] of line.text.matchAll(/\bnpm (run )?([\w:-]+)/g)) {
         const name = script as string;
-        if (!verb && name === 'install') continue;
+        // npm's own commands: install, and link (the command line's setup step).
+        if (!verb && (name === 'install' || name === 'link')) continue;
         expect(scripts, line.text).toContain(name);
       }
     }
   });
 
   it('runs every mcp-roots command as written', async () => {
-    const run = commands.filter((line) => !/^npm /.test(line.text));
+    // The README's setup step for the command line runs as written, in its place among the rest.
+    const run = commands.filter((line) => !/^npm /.test(line.text) || /^npm link\b/.test(line.text));
+    expect(run[0]?.text, 'the command line section starts with its setup step').toMatch(/^npm link\b/);
     for (const line of run) {
       const command = line.text.replace(/\s+#.*$/, '');
+      if (/^npm link\b/.test(command)) {
+        const result = await shell(command);
+        expect(result.code, `${command}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
+        expect((await shell('command -v mcp-roots')).stdout.trim()).toBe(path.join(npmPrefix, 'bin', 'mcp-roots'));
+        continue;
+      }
       if (/mcp-roots serve\b/.test(command)) {
         const serve = startChild('bash', ['-c', command], { cwd: repoRoot, env, detached: true });
         const [, url] = await serve.waitForOutput(/Open: (http:\/\/127\.0\.0\.1:\d+\/\S*)/, 60_000);

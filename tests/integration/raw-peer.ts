@@ -71,6 +71,22 @@ export class RawPeer {
     }
   }
 
+  /** The host dies: its ends of both pipes close, with no goodbye and no signal to the process. */
+  hangUp(): void {
+    this.child.stdin.destroy();
+    this.child.stdout.destroy();
+  }
+
+  /** Whether the process has ended (and been reaped). */
+  get ended(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** For cleanup after a failed test. */
+  kill(): void {
+    if (!this.ended) this.child.kill('SIGKILL');
+  }
+
   /** Closes stdin, the MCP way to end a stdio session, and resolves with the exit code. */
   async close(): Promise<number | null> {
     this.child.stdin.end();

@@ -79,11 +79,19 @@ export function addToolCommands(program: Command, context: CliContext): void {
     .command('serve')
     .description('the UI in a browser, on 127.0.0.1 with a one-time token')
     .option('--port <port>', 'the port (default 8765, or any free one when busy; 0 for any)')
+    .option('--allow-second', 'serve even where the desktop app or another serve runs this registry (with --port; every server then runs twice)')
     .option('--no-open', 'do not open a browser')
     .helpGroup(GROUP.everywhere)
-    .action(async (options: { port?: string; open: boolean }) => {
+    .action(async (options: { port?: string; open: boolean; allowSecond?: boolean }) => {
       const { runServe } = await import('../../serve/run-serve.js');
-      context.exitCode = await runServe({ configDir: context.configDir(), port: options.port, open: options.open, out: context.io.out, err: context.io.err });
+      context.exitCode = await runServe({
+        configDir: context.configDir(),
+        port: options.port,
+        allowSecond: options.allowSecond === true,
+        open: options.open,
+        out: context.io.out,
+        err: context.io.err,
+      });
     });
 }
 

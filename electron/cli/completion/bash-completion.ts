@@ -73,6 +73,24 @@ ${argumentCases}
   esac
 }
 
+# The word as typed, without its quoting: \`My\\ N\` or \`"My N\` is \`My N\`.
+_mcp_roots_dequote() {
+  local word="$1"
+  if [[ "$word" == [\\'\\"]* ]]; then printf '%s' "\${word:1}"; else printf '%s' "\${word//\\\\/}"; fi
+}
+
+# Offers $1 if it completes the word $2, quoted so the shell reads it back as one word: inside the
+# quote the word was begun with, else with backslashes (what bash's own file completion does).
+_mcp_roots_add_word() {
+  local name="$1" cur="$2" quoted
+  if [[ "$cur" == [\\'\\"]* ]]; then
+    [[ "$name" == "\${cur:1}"* ]] && COMPREPLY+=("\${cur:0:1}$name\${cur:0:1}")
+    return
+  fi
+  printf -v quoted '%q' "$name"
+  if [[ "$quoted" == "$cur"* || ( "$cur" != *\\\\* && "$name" == "$cur"* ) ]]; then COMPREPLY+=("$quoted"); fi
+}
+
 _mcp_roots_offer() {
   local kind="$1" cur="$2" config_dir="$3"
   case "$kind" in
@@ -80,11 +98,15 @@ _mcp_roots_offer() {
     file) COMPREPLY=($(compgen -f -- "$cur")) ;;
     command) COMPREPLY=($(compgen -c -- "$cur" | sort -u)) ;;
     servers|roots)
-      local names
+      # Names hold spaces ("My Notes"): each is offered once, quoted as the word was begun.
+      local names line seen=$'\\n'
       names="$(mcp-roots \${config_dir:+--config-dir "$config_dir"} __names "$kind" 2>/dev/null)"
-      local IFS=$'\\n'
-      COMPREPLY=($(compgen -W "$names" -- "$cur"))
-      if [[ "$kind" == roots ]]; then COMPREPLY+=($(compgen -d -- "$cur")); fi
+      if [[ "$kind" == roots ]]; then names+=$'\\n'"$(compgen -d -- "$(_mcp_roots_dequote "$cur")")"; fi
+      while IFS= read -r line; do
+        [[ -z "$line" || "$seen" == *$'\\n'"$line"$'\\n'* ]] && continue
+        seen+="$line"$'\\n'
+        _mcp_roots_add_word "$line" "$cur"
+      done <<< "$names"
       ;;
     choices:*) COMPREPLY=($(compgen -W "\${kind#choices:}" -- "$cur")) ;;
   esac

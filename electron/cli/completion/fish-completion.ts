@@ -123,6 +123,17 @@ function __mcp_roots_names
     mcp-roots $config_dir __names $argv[1] 2>/dev/null
 end
 
+# Root names, then the folders here, less those that bear a root's name: offered beside the name,
+# the folder (with its /) would win, and it names a path, not the root.
+function __mcp_roots_root_words
+    set -l names (__mcp_roots_names roots)
+    printf '%s\\n' $names
+    for dir in (__fish_complete_directories (commandline -ct))
+        set -l folder (string split -f1 \\t -- $dir | string trim -r -c /)
+        contains -- "$folder" $names; or printf '%s\\n' $dir
+    end
+end
+
 complete -c mcp-roots -f
 ${rules.join('\n')}
 complete -c mcp-roots -n '__mcp_roots_after_dashes 1' -a '(__fish_complete_command)'
@@ -154,7 +165,7 @@ function argumentFlags(kind: ValueKind): string {
     case 'servers':
       return `-a '(__mcp_roots_names servers)'`;
     case 'roots':
-      return `-a '(__mcp_roots_names roots) (__fish_complete_directories)'`;
+      return `-a '(__mcp_roots_root_words)'`;
     case 'command':
       return `-a '(__fish_complete_command)'`;
     default:

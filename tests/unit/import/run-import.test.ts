@@ -45,6 +45,22 @@ describe('runImport / runUseWith', () => {
     expect(written.mcpServers.filesystem).toEqual({ command: 'mcp-roots', args: ['proxy', '--config-dir', configDir, 'filesystem'] });
   });
 
+  it('run again with the entry already pointing at the proxy: says nothing changed, writes nothing, backs nothing up', async () => {
+    const configDir = tempDir('cli-config-');
+    const folder = tempDir('claude-');
+    const claude = path.join(folder, 'claude_desktop_config.json');
+    fs.copyFileSync(path.join(fixtures, 'claude-desktop', 'claude_desktop_config.json'), claude);
+    expect(await runImport({ configDir, files: [claude], apply: true, only: ['filesystem'], ...capture() })).toBe(0);
+    expect(await runUseWith({ configDir, host: 'claude-desktop', servers: ['filesystem'], file: claude, launcher: 'path', ...capture() })).toBe(0);
+    const before = { text: fs.readFileSync(claude, 'utf8'), files: fs.readdirSync(folder).sort() };
+
+    const again = capture();
+    expect(await runUseWith({ configDir, host: 'claude-desktop', servers: ['filesystem'], file: claude, launcher: 'path', ...again })).toBe(0);
+    expect(again.text().stdout).toMatch(/ {2}filesystem -> mcp-roots proxy filesystem \(unchanged\)\nalready set up; nothing changed\n$/);
+    expect(again.text().stdout).not.toMatch(/added|created|backup|Restart/);
+    expect({ text: fs.readFileSync(claude, 'utf8'), files: fs.readdirSync(folder).sort() }).toEqual(before);
+  });
+
   it('says what is wrong, with exit code 2 for bad input', async () => {
     const configDir = tempDir('cli-config-');
     const bad = capture();
