@@ -75,16 +75,33 @@ export function parseMountinfo(text: string): Map<string, string[]> {
 }
 
 /**
- * bwrap's init (pid 1 inside) and the command it forked, once both exist. A session can be "up"
- * before the command runs (a 2026-07-28 client that knows the server's era sends nothing first), so
- * the check waits for the fact, within `timeoutMs`.
+ * bwrap's init (pid 1 inside) and the command it forked, once both exist and the command has
+ * exec'd. A session can be "up" before the command runs (a 2026-07-28 client that knows the
+ * server's era sends nothing first), so the check waits for the fact, within `timeoutMs`.
  */
 async function sandboxedCommand(pid: number, timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
+  const launcher = programOf(pid);
   for (;;) {
     const confined = confinedProcesses(pid);
-    if (confined.length >= 2 || Date.now() > deadline) return confined;
+    // The command must have exec'd: between bwrap's fork and its exec the child is still bwrap,
+    // without the seccomp filter it loads last (a loaded machine showed that moment to the check).
+    const last = confined[confined.length - 1];
+    if ((confined.length >= 2 && last !== undefined && programOf(last) !== launcher) || Date.now() > deadline) return confined;
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** What a process runs: its executable, or its name where the executable cannot be read. */
+function programOf(pid: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    try {
+      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return undefined;
+    }
   }
 }
 
