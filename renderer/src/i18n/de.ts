@@ -259,6 +259,12 @@ export const de: Dictionary = {
   'consent.noRoots': 'Du hast noch keine Ordner. Füge zuerst einen hinzu:',
   'consent.share': { one: '{count} Ordner freigeben', other: '{count} Ordner freigeben' },
   'consent.refine': { one: '{count} weiterer Ordner – zum Finden filtern.', other: '{count} weitere Ordner – zum Finden filtern.' },
+  'consent.modeLegend': 'Zugriff',
+  'consent.modeReadOnly': 'Nur lesen',
+  'consent.modeReadWrite': 'Lesen und schreiben',
+  'consent.modeReadOnlyHint': '{name} läuft in der Sandbox des Systems: Es kann diese Ordner nicht ändern.',
+  'consent.modeReadOnlyAdvisory': 'Nur-Lesen wird {name} nur mitgeteilt: Die Sandbox des Systems führt es gerade nicht aus, nichts hindert es am Schreiben.',
+  'consent.modeReadWriteHint': '{name} darf Dateien in diesen Ordnern ändern und löschen.',
 
   'activity.title': 'Aktivität',
   'activity.empty': 'Bisher ist nichts passiert.',

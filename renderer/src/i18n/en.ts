@@ -257,6 +257,12 @@ export const en = {
   'consent.noRoots': 'You have no folders yet. Add one first:',
   'consent.share': { one: 'Share {count} folder', other: 'Share {count} folders' },
   'consent.refine': { one: '{count} more folder — filter to find it.', other: '{count} more folders — filter to find them.' },
+  'consent.modeLegend': 'It may',
+  'consent.modeReadOnly': 'Read only',
+  'consent.modeReadWrite': 'Read and write',
+  'consent.modeReadOnlyHint': '{name} runs in the OS sandbox: it cannot change these folders.',
+  'consent.modeReadOnlyAdvisory': 'Read-only is only asked of {name}: the OS sandbox is not running it now, so nothing stops it writing.',
+  'consent.modeReadWriteHint': '{name} may change and delete files in these folders.',
 
   'activity.title': 'Activity',
   'activity.empty': 'Nothing has happened yet.',

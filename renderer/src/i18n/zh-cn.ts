@@ -259,6 +259,12 @@ export const zhCN: Dictionary = {
   'consent.noRoots': '你还没有文件夹，请先添加一个：',
   'consent.share': { other: '共享 {count} 个文件夹' },
   'consent.refine': { other: '还有 {count} 个文件夹 — 请筛选查找。' },
+  'consent.modeLegend': '权限',
+  'consent.modeReadOnly': '只读',
+  'consent.modeReadWrite': '读写',
+  'consent.modeReadOnlyHint': '{name} 在系统沙盒中运行：无法更改这些文件夹。',
+  'consent.modeReadOnlyAdvisory': '只读只是对 {name} 的要求：它当前未在系统沙盒中运行，无法阻止其写入。',
+  'consent.modeReadWriteHint': '{name} 可以更改和删除这些文件夹中的文件。',
 
   'activity.title': '活动',
   'activity.empty': '暂无活动。',
