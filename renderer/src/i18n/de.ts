@@ -441,6 +441,7 @@ export const de: Dictionary = {
   'form.splitOffer': 'Das sieht nach einer ganzen Befehlszeile aus, nicht nur nach einem Programm.',
   'form.splitButton': 'In Befehl und Argumente aufteilen',
   'form.splitOperators': 'Ein Server wird ohne Shell gestartet, daher geht {operators} hier nicht. Behalte nur den Befehl und seine Argumente.',
+  'form.commandUnsplit': 'Nicht gespeichert: Das ist eine ganze Befehlszeile, und so gespeichert nennt sie kein Programm. Teilen Sie sie in Befehl und Argumente (unten), oder setzen Sie einen Programmpfad mit Leerzeichen in Anführungszeichen.',
 
   'import.pastedConfig': 'der eingefügten Konfiguration',
 

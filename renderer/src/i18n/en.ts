@@ -439,6 +439,7 @@ export const en = {
   'form.splitOffer': 'This looks like a whole command line, not just a program.',
   'form.splitButton': 'Split into command and arguments',
   'form.splitOperators': 'A server is started without a shell, so {operators} cannot be used here. Keep only the command and its arguments.',
+  'form.commandUnsplit': 'Not saved: this is a whole command line, and saved as it is it names no program. Split it into the command and its arguments (below), or put a program path that holds spaces in quotes.',
 
   'import.pastedConfig': 'the pasted config',
 

@@ -441,6 +441,7 @@ export const zhCN: Dictionary = {
   'form.splitOffer': '这看起来是整条命令行，而不只是一个程序。',
   'form.splitButton': '拆分为命令和参数',
   'form.splitOperators': '服务器不通过 shell 启动，因此这里不能使用 {operators}。只保留命令及其参数。',
+  'form.commandUnsplit': '未保存：这是一整行命令，原样保存将找不到程序。请将其拆分为命令和参数（见下方），或将含空格的程序路径放在引号中。',
 
   'import.pastedConfig': '粘贴的配置',
 
