@@ -75,6 +75,8 @@ export const de: Dictionary = {
   'roots.linkTargetPrefix': 'Symbolischer Link auf',
   'roots.sharedNobody': 'Niemand',
   'roots.sharedWith': { one: '{shared} von {count} Server', other: '{shared} von {count} Servern' },
+  'roots.sharedMore': { one: '{names} und {count} weiterer', other: '{names} und {count} weitere' },
+  'roots.hiddenFromNamed': { one: 'gerade verborgen für {names}', other: 'gerade verborgen für {names}' },
   'roots.hiddenFrom': { one: 'für {count} gerade verborgen', other: 'für {count} gerade verborgen' },
   'roots.rename': '{name} umbenennen',
   'roots.renameShort': 'Umbenennen',

@@ -73,6 +73,8 @@ export const en = {
   'roots.linkTargetPrefix': 'Symbolic link to',
   'roots.sharedNobody': 'Nobody',
   'roots.sharedWith': { one: '{shared} of {count} server', other: '{shared} of {count} servers' },
+  'roots.sharedMore': { one: '{names} and {count} more', other: '{names} and {count} more' },
+  'roots.hiddenFromNamed': { one: 'hidden from {names} now', other: 'hidden from {names} now' },
   'roots.hiddenFrom': { one: 'hidden from {count} now', other: 'hidden from {count} now' },
   'roots.rename': 'Rename {name}',
   'roots.renameShort': 'Rename',

@@ -75,6 +75,8 @@ export const zhCN: Dictionary = {
   'roots.linkTargetPrefix': '符号链接，指向',
   'roots.sharedNobody': '无',
   'roots.sharedWith': { other: '{count} 个服务器中的 {shared} 个' },
+  'roots.sharedMore': { other: '{names} 等另外 {count} 个' },
+  'roots.hiddenFromNamed': { other: '当前对 {names} 隐藏' },
   'roots.hiddenFrom': { other: '当前对 {count} 个隐藏' },
   'roots.rename': '重命名 {name}',
   'roots.renameShort': '重命名',
