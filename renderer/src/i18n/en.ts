@@ -114,7 +114,7 @@ export const en = {
   'matrix.filterLabel': 'Filter folders',
   'matrix.filterPlaceholder': 'Filter folders by name or path',
   'matrix.bulkGroup': 'Change many at once',
-  'matrix.selectHint': 'Select rows or columns to share or stop sharing many at once.',
+  'matrix.selectHint': 'Pick rows or columns by their round marks to share or stop sharing many at once.',
   'matrix.nFolders': { one: '{count} folder', other: '{count} folders' },
   'matrix.allFolders': { one: 'the {count} folder', other: 'all {count} folders' },
   'matrix.nServers': { one: '{count} server', other: '{count} servers' },

@@ -116,7 +116,7 @@ export const zhCN: Dictionary = {
   'matrix.filterLabel': '筛选文件夹',
   'matrix.filterPlaceholder': '按名称或路径筛选文件夹',
   'matrix.bulkGroup': '批量更改',
-  'matrix.selectHint': '选择若干行或列，即可批量共享或停止共享。',
+  'matrix.selectHint': '用圆形标记选择若干行或列，即可批量共享或停止共享。',
   'matrix.nFolders': { other: '{count} 个文件夹' },
   'matrix.allFolders': { other: '全部 {count} 个文件夹' },
   'matrix.nServers': { other: '{count} 个服务器' },
