@@ -1,0 +1,41 @@
+// Messages say a thing once, in the page's language (issue 23, item 15): an error's title is not
+// followed by the host's English saying the same again.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../support/index.js';
+import { lookEverywhere, SCREEN_SIZES } from './ui-checks.js';
+import { startUiSession, type UiSession } from './ui-harness.js';
+
+let session: UiSession | undefined;
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  removeTempDirs();
+});
+
+describe('messages', () => {
+  it('says why a folder could not be added once, in English and with the title in German', async () => {
+    const missing = path.join(tempDir('mcp-roots-messages-'), 'does-not-exist');
+    for (const locale of ['en-US', 'de-DE']) {
+      session = await startUiSession({ locale });
+      const { page } = session;
+      await page.getByRole('tab', { name: /Folders|Ordner/ }).click();
+      await page.getByLabel(/^(Add a folder|Ordner hinzufügen)$/).fill(`code/project-a\n${missing}`);
+      await page.getByRole('button', { name: /^(Add folder|Ordner hinzufügen)$/ }).click();
+      const failures = page.getByRole('list', { name: /could not be added|nicht hinzugefügt/ }).getByRole('alert');
+      await failures.nth(1).waitFor();
+      const texts = await failures.allInnerTexts();
+      if (locale === 'en-US') {
+        expect(texts).toEqual([`code/project-a — "code/project-a" is not an absolute path.`, `${missing} — "${missing}" does not exist.`]);
+        await lookEverywhere(page, 'messages-add-failed', { sizes: SCREEN_SIZES });
+      } else {
+        // The title in German, then the host's English for the path it names, marked as English.
+        expect(texts[0]).toBe('code/project-a — Kein vollständiger Pfad. "code/project-a" is not an absolute path.');
+        expect(await failures.first().locator('[lang="en"]').innerText()).toBe('"code/project-a" is not an absolute path.');
+      }
+      await session.close();
+      session = undefined;
+    }
+  });
+});
