@@ -1,7 +1,9 @@
 // Messages say a thing once, in the page's language (issue 23, item 15): an error's title is not
-// followed by the host's English saying the same again.
+// followed by the host's English saying the same again, and a banner's raw details (a D-Bus error)
+// wait behind "Details" in English as they do in German and Chinese.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fakeSecretCodec } from '../support/fake-secret-codec.js';
 import { removeTempDirs, tempDir } from '../support/index.js';
 import { lookEverywhere, SCREEN_SIZES } from './ui-checks.js';
 import { startUiSession, type UiSession } from './ui-harness.js';
@@ -37,5 +39,20 @@ describe('messages', () => {
       await session.close();
       session = undefined;
     }
+  });
+
+  it('keeps the keychain’s raw error behind Details in English', async () => {
+    const dbus = 'org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided by any .service files';
+    session = await startUiSession({ secrets: fakeSecretCodec({ available: false, unavailableReason: dbus }) });
+    const { page, host } = session;
+    await host.addServer({ name: 'github', transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'ghp_example' } }, enabled: false, sharing: true });
+    const notice = page.getByRole('list', { name: 'Notices' }).getByRole('listitem');
+    await notice.getByText('No system keychain is available: secrets in server settings are stored unencrypted.').waitFor();
+    const details = notice.locator('details');
+    expect(await details.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await notice.locator('.banner__text').innerText()).not.toContain('org.freedesktop');
+    await details.getByText('Details', { exact: true }).click();
+    await details.getByText(dbus, { exact: false }).waitFor();
+    await lookEverywhere(page, 'messages-keychain-notice', { sizes: SCREEN_SIZES });
   });
 });

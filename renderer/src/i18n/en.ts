@@ -571,7 +571,7 @@ export const en = {
   'notice.secrets-unreadable': 'Some servers’ secrets cannot be decrypted on this system; those servers will not start until you enter them again.',
   'notice.secrets-unprotected': 'No system keychain is available: secrets in server settings are stored unencrypted.',
   'notice.secrets-too-long': 'Some secrets are too long to store encrypted and are stored unencrypted.',
-  'notice.detail': 'Details (English)',
+  'notice.detail': 'Details',
 
   'servers.hiddenReason': '{state}: {reason}',
 
