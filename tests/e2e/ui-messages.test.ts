@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeSecretCodec } from '../support/fake-secret-codec.js';
-import { removeTempDirs, tempDir } from '../support/index.js';
-import { lookEverywhere, SCREEN_SIZES } from './ui-checks.js';
+import { everythingServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { lookEverywhere, SCREEN_SIZES, waitConnected } from './ui-checks.js';
 import { startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession | undefined;
@@ -54,5 +54,19 @@ describe('messages', () => {
     await details.getByText('Details', { exact: true }).click();
     await details.getByText(dbus, { exact: false }).waitFor();
     await lookEverywhere(page, 'messages-keychain-notice', { sizes: SCREEN_SIZES });
+  });
+
+  it('words the sandbox check in the page’s language', async () => {
+    session = await startUiSession({ locale: 'de-DE' });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'everything', transport: everythingServer(), enabled: true, sharing: true });
+    await waitConnected(host, server.id);
+    // Where the OS sandbox runs here: its check is logged, and must not stay English.
+    await waitFor(() => host.activity(server.id).some((entry) => entry.message.startsWith('Sandbox verified')), { what: 'the sandbox check', timeoutMs: 15_000 });
+    await page.getByRole('tab', { name: /^Server/ }).click();
+    const activity = page.getByRole('list', { name: 'Aktivität' });
+    await activity.getByText(/^Sandbox geprüft \(PID \d+\): 0 Ordner wie freigegeben eingebunden; die geprüften Dateien außerhalb davon sind verborgen\.$/).waitFor();
+    expect(await activity.innerText()).not.toContain('Sandbox verified');
+    await lookEverywhere(page, 'messages-activity-de', { sizes: SCREEN_SIZES, inView: () => activity.scrollIntoViewIfNeeded() });
   });
 });

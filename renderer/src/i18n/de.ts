@@ -443,7 +443,7 @@ export const de: Dictionary = {
   'form.splitOffer': 'Das sieht nach einer ganzen Befehlszeile aus, nicht nur nach einem Programm.',
   'form.splitButton': 'In Befehl und Argumente aufteilen',
   'form.splitOperators': 'Ein Server wird ohne Shell gestartet, daher geht {operators} hier nicht. Behalte nur den Befehl und seine Argumente.',
-  'form.commandUnsplit': 'Nicht gespeichert: Das ist eine ganze Befehlszeile, und so gespeichert nennt sie kein Programm. Teilen Sie sie in Befehl und Argumente (unten), oder setzen Sie einen Programmpfad mit Leerzeichen in Anführungszeichen.',
+  'form.commandUnsplit': 'Nicht gespeichert: Das ist eine ganze Befehlszeile, und so gespeichert nennt sie kein Programm. Teile sie in Befehl und Argumente (unten), oder setze einen Programmpfad mit Leerzeichen in Anführungszeichen.',
 
   'import.pastedConfig': 'der eingefügten Konfiguration',
 
@@ -561,6 +561,14 @@ export const de: Dictionary = {
   'activityMsg.configNetworkOn': 'Netzwerkzugriff eingeschaltet.',
   'activityMsg.configNetworkOff': 'Netzwerkzugriff ausgeschaltet.',
   'activityMsg.configChanged': 'Die Einstellungen des Servers wurden geändert.',
+  'activityMsg.sandboxVerified': { one: 'Sandbox geprüft (PID {pid}): {count} Ordner wie freigegeben eingebunden; die geprüften Dateien außerhalb davon sind verborgen.', other: 'Sandbox geprüft (PID {pid}): {count} Ordner wie freigegeben eingebunden; die geprüften Dateien außerhalb davon sind verborgen.' },
+  'activityMsg.sandboxUnverified': 'Gestoppt: Seine Sandbox ließ sich nicht prüfen ({detail}). Schalte die Sandbox für diesen Server aus, um ihn ohne sie auszuführen.',
+  'activityMsg.sandboxBlocked': 'Die Sandbox hat ihm {path} verwehrt (nicht freigegeben).',
+  'activityMsg.sandboxBlockedReadOnly': 'Die Sandbox hat ihm das Schreiben in {path} verwehrt (nur lesend freigegeben).',
+  'activityMsg.readPaced': 'Er hat mehr als {rate} Nachrichten pro Sekunde gesendet: Sie werden in diesem Takt gelesen, der Rest wartet.',
+  'activityMsg.readPaused': 'Er hat {seconds} s lang mehr als {rate} Nachrichten pro Sekunde gesendet: Er wird {pauseSeconds} s lang gar nicht gelesen (Pause {pause} von {count}); seine Anfragen werden danach beantwortet.',
+  'activityMsg.floodClosed': 'Er hat nach {count} Pausen weiter mehr als {rate} Nachrichten pro Sekunde gesendet: Seine Sitzung wurde beendet, er wird nach einer längeren Pause neu gestartet.',
+  'activityMsg.longLine': 'Er hat eine Zeile über {mb} MB ohne Zeilenumbruch geschrieben: Die Sitzung wurde beendet, er wird nach einer Pause neu gestartet.',
 
   'notice.store-external-invalid': 'Eine Änderung der Registry von außen wurde ignoriert: Sie ist ungültig. Sie wird als Sicherung behalten, falls die App etwas speichert.',
   'notice.store-invalid-replaced': 'Die Registry enthielt eine ungültige Änderung von außen; sie wurde durch die Version der App ersetzt und als Sicherung behalten.',
