@@ -18,6 +18,8 @@ const NAMED = 3;
 export function ConsentSummary({ requests, serversById }: { requests: ConsentRequest[]; serversById: ReadonlyMap<string, ServerView> }) {
   const { t } = useI18n();
   const [expanded, setExpanded] = useState(false);
+  // A short window folds a lone request to one line (its title and answers); More shows the rest.
+  const [more, setMore] = useState(false);
   const listId = useId();
   if (requests.length === 0) return null;
   const name = (request: ConsentRequest) => serversById.get(request.serverId)?.name ?? t('consent.unknownServer');
@@ -28,12 +30,17 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
   if (single) {
     // One request: its actions beside its words, one compact banner.
     return (
-      <section className="banner banner--consent consent-summary" aria-label={t('consent.summaryLabel')} data-testid="consent-summary">
+      <section className={`banner banner--consent consent-summary${more ? '' : ' consent-summary--folded'}`} aria-label={t('consent.summaryLabel')} data-testid="consent-summary">
         <ShieldIcon className="banner__icon" size={20} />
         <div className="banner__body">
           <ConsentItem
             request={single}
             server={serversById.get(single.serverId)}
+            fold={
+              <button type="button" className="button button--ghost button--compact consent-summary__more" aria-expanded={more} onClick={() => setMore(!more)}>
+                {more ? t('consent.less') : t('consent.more')}
+              </button>
+            }
             headline={
               <>
                 <p className="banner__title">{t('consent.title', { name: name(single) })}</p>
@@ -77,8 +84,11 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
   );
 }
 
-/** One server's request and its answers. `headline`: the words of a lone request, in place of the name. */
-function ConsentItem({ request, server, headline }: { request: ConsentRequest; server: ServerView | undefined; headline?: ReactNode }) {
+/**
+ * One server's request and its answers. `headline`: the words of a lone request, in place of the
+ * name; `fold`: its More/Less button, shown only where a short window folds it to one line.
+ */
+function ConsentItem({ request, server, headline, fold }: { request: ConsentRequest; server: ServerView | undefined; headline?: ReactNode; fold?: ReactNode }) {
   const { t, formatRelative } = useI18n();
   const now = useNow(10_000);
   const dismiss = useCommand('consent.dismiss');
@@ -106,6 +116,7 @@ function ConsentItem({ request, server, headline }: { request: ConsentRequest; s
           <button type="button" className="button button--compact" onClick={() => void dismiss.run({ requestId: request.id })} disabled={busy}>
             {t('consent.dismiss')}
           </button>
+          {fold}
         </span>
       </div>
       {server && (

@@ -98,7 +98,7 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
             <GrantSample look="off" />
             {t('matrix.legendOff')}
           </li>
-          <li className="legend__wide-only">
+          <li>
             <ModeSample look="ro" text={t('grantMode.shortReadOnly')} />
             {t('matrix.legendReadOnly')}
           </li>

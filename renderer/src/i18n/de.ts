@@ -457,6 +457,8 @@ export const de: Dictionary = {
   'consent.noFiles': 'Kommt ohne Dateien aus?',
   'consent.sharingOff': 'Freigabe ausschalten',
   'consent.askedAt': 'fragte {when}',
+  'consent.more': 'Mehr',
+  'consent.less': 'Weniger',
 
   'browse.title': 'Ordner auswählen',
   'browse.intro': 'Geh zu einem Ordner und füge ihn hinzu, oder hake mehrere an und füge sie zusammen hinzu. Angezeigt werden nur Ordnernamen; nichts darin wird gelesen.',

@@ -455,6 +455,8 @@ export const en = {
   'consent.noFiles': 'Works without files?',
   'consent.sharingOff': 'Turn sharing off',
   'consent.askedAt': 'asked {when}',
+  'consent.more': 'More',
+  'consent.less': 'Less',
 
   'browse.title': 'Choose folders',
   'browse.intro': 'Walk to a folder and add it, or tick several and add them together. Only folder names are shown; nothing inside them is read.',

@@ -457,6 +457,8 @@ export const zhCN: Dictionary = {
   'consent.noFiles': '不需要文件？',
   'consent.sharingOff': '关闭共享',
   'consent.askedAt': '{when}请求',
+  'consent.more': '更多',
+  'consent.less': '收起',
 
   'browse.title': '选择文件夹',
   'browse.intro': '进入某个文件夹后添加它，或勾选多个一起添加。这里只显示文件夹名称，不会读取其中的内容。',
