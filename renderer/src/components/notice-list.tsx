@@ -42,7 +42,8 @@ function NoticeItem({ notice }: { notice: Notice }) {
     <li className={`banner banner--${notice.level}`}>
       <Icon className="banner__icon" size={18} />
       <div className="banner__body">
-        <p className="banner__text">
+        {/* title: the whole line where a short window folds it and there are no details to open */}
+        <p className="banner__text" title={words.text}>
           <span className="visually-hidden">{t(`notices.${notice.level}`)}: </span>
           {words.text} <span className="muted">{formatTime(notice.at)}</span>
         </p>
