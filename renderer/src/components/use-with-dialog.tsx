@@ -231,7 +231,7 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
       )}
 
       <div ref={outcomeRef} className={plan ? 'use-with-outcome' : undefined}>
-        {plan && <UseWithPlan plan={plan} host={host} onClash={chooseClash} />}
+        {plan && <UseWithPlan plan={plan} host={host} chosen={form.clashes} onClash={chooseClash} />}
         {written && <UseWithWritten result={written} host={host} />}
       </div>
     </Dialog>

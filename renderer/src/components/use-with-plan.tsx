@@ -16,7 +16,18 @@ export function clashUndecided(plan: UseWithPreview): boolean {
   return plan.entries.some((entry) => entry.clash === 'undecided');
 }
 
-export function UseWithPlan({ plan, host, onClash }: { plan: UseWithPreview; host: string; onClash(serverId: string, choice: 'replace' | 'add'): void }) {
+export function UseWithPlan({
+  plan,
+  host,
+  chosen,
+  onClash,
+}: {
+  plan: UseWithPreview;
+  host: string;
+  /** The answers given, shown at once while the preview with them in it is on its way. */
+  chosen: Readonly<Record<string, 'replace' | 'add'>> | undefined;
+  onClash(serverId: string, choice: 'replace' | 'add'): void;
+}) {
   const { t } = useI18n();
   return (
     <section className="import-section use-with-plan" aria-labelledby="use-with-plan-title">
@@ -41,7 +52,7 @@ export function UseWithPlan({ plan, host, onClash }: { plan: UseWithPreview; hos
               {entry.entry !== entry.server && <span className="muted">{t('useWith.forServer', { name: entry.server })}</span>}
             </div>
             <code className="use-with-entry__command">{transportFull({ type: 'stdio', command: entry.command, args: entry.args, env: {} })}</code>
-            {entry.clash && entry.addAs && <ClashChoice entry={{ ...entry, clash: entry.clash, addAs: entry.addAs }} host={host} onClash={onClash} />}
+            {entry.clash && entry.addAs && <ClashChoice entry={{ ...entry, clash: chosen?.[entry.serverId] ?? entry.clash, addAs: entry.addAs }} host={host} onClash={onClash} />}
           </li>
         ))}
       </ul>
