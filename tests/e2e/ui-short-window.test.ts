@@ -118,4 +118,19 @@ describe('800 x 600 with every banner', () => {
     await noSidewaysScroll(page);
     await lookEverywhere(page, 'short-window-servers', { sizes: SIZE, inView: () => detail.evaluate((element) => element.scrollIntoView({ block: 'end' })) });
   });
+
+  // Last: it adds a second request, which turns the lone request's banner into the summary of two.
+  it('folds the summary of several requests to one line too', async () => {
+    const { page, host } = session;
+    const second = await host.addServer({ name: 'notes', transport: everythingServer(), enabled: true, sharing: true });
+    await waitConnected(host, second.id);
+    const consent = page.getByTestId('consent-summary');
+    await consent.getByText('2 servers asked for folders').waitFor();
+    await toTop(page);
+    expect(await height(consent)).toBeLessThanOrEqual(56);
+    await consent.getByText('everything, notes').waitFor();
+    await consent.getByRole('button', { name: 'Review' }).click();
+    await consent.getByRole('group', { name: 'Folder request from notes' }).waitFor();
+    await lookEverywhere(page, 'short-window-two-requests', { sizes: SIZE, inView: () => toTop(page) });
+  });
 });

@@ -7,6 +7,7 @@ import type { ConsentRequest, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { useNow } from '../use-now.js';
+import { useShortWindow } from '../use-short-window.js';
 import { ConsentDialog } from './consent-dialog.js';
 import { ShieldIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
@@ -21,10 +22,13 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
   // A short window folds a lone request to one line (its title and answers); More shows the rest.
   const [more, setMore] = useState(false);
   const listId = useId();
+  // A short window starts even two requests folded: one line, and Review opens them.
+  const short = useShortWindow();
   if (requests.length === 0) return null;
   const name = (request: ConsentRequest) => serversById.get(request.serverId)?.name ?? t('consent.unknownServer');
   const single = requests.length === 1 ? requests[0] : undefined;
-  const open = requests.length <= SHOWN_OPEN || expanded;
+  const shownOpen = short ? 0 : SHOWN_OPEN;
+  const open = requests.length <= shownOpen || expanded;
 
   const names = requests.slice(0, NAMED).map(name).join(', ');
   if (single) {
@@ -60,11 +64,11 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
           <div className="consent-summary__headline">
             <p className="banner__title">{t('consent.summaryMany', { count: requests.length })}</p>
             <p className="banner__text">
-              {t('consent.summaryBody')}
+              <span className="consent-summary__why">{t('consent.summaryBody')}</span>
               {!open && <span className="consent-summary__names"> {requests.length > NAMED ? t('consent.names', { names, count: requests.length - NAMED }) : names}</span>}
             </p>
           </div>
-          {requests.length > SHOWN_OPEN && (
+          {requests.length > shownOpen && (
             <button type="button" className="button button--compact" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded(!expanded)}>
               {expanded ? t('consent.hideList') : t('consent.review')}
             </button>
