@@ -64,6 +64,11 @@ const useWithInput = z
     project: pathText.optional(),
     /** 'node' (default): full paths (the installed app's executable, else node + bin/mcp-roots.js); 'path': plain `mcp-roots` from the host's PATH. */
     launcher: z.enum(['node', 'path']).optional(),
+    /**
+     * Per server id, where the host already has a different server of its name: 'add' it as
+     * NAME-2 or 'replace' that one. Given, a clash without a choice is not written (no default).
+     */
+    clashes: z.record(z.string().max(200), z.enum(['replace', 'add'])).optional(),
   })
   .strict()
   .refine((input) => input.file === undefined || input.workspace === undefined, 'Give file or workspace, not both.')

@@ -359,7 +359,15 @@ export type ActivityCode =
   | 'config-sandbox-off'
   | 'config-network-on'
   | 'config-network-off'
-  | 'config-changed';
+  | 'config-changed'
+  | 'sandbox-verified'
+  | 'sandbox-unverified'
+  | 'sandbox-blocked'
+  | 'sandbox-blocked-read-only'
+  | 'read-paced'
+  | 'read-paused'
+  | 'flood-closed'
+  | 'long-line';
 
 /** A root as it goes on the wire in a `roots/list` answer. */
 export interface WireRoot {

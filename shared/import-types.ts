@@ -105,6 +105,12 @@ export interface UseWithEntryView {
   replaced: boolean;
   /** It already runs through the proxy exactly so: nothing to write for it. */
   unchanged?: boolean | undefined;
+  /**
+   * The host has a different server under this name: 'undecided' until the person chooses to add
+   * this one as `addAs` or to replace that one (nothing is written for it meanwhile).
+   */
+  clash?: 'undecided' | 'replace' | 'add' | undefined;
+  addAs?: string | undefined;
   command: string;
   args: string[];
 }

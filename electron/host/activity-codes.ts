@@ -41,6 +41,25 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   // server-connection.ts's didNotReask: the same fact as the exact 'no-reask' text, with the window.
   [/^Restarts to apply changes: it does not re-read its folders\. \(It did not ask again within (\d+) ms of being told they changed\.\)$/, 'no-reask', (m) => ({ windowMs: Number(m[1]) })],
   [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],
+  // server-connection.ts's verifyConfinement, with self-check.ts's detail.
+  [
+    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; seccomp filter on \(keyrings, mount calls, Unix sockets refused\)$/,
+    'sandbox-verified',
+    (m) => ({ pid: m[1]!, count: Number(m[2]), protected: Number(m[3]) }),
+  ],
+  [/^Stopped: its sandbox could not be verified \((.*)\)\. It was not run unconfined\. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding\.$/s, 'sandbox-unverified', (m) => ({ detail: m[1]! })],
+  // connection-sandbox.ts's blocked().
+  [/^The sandbox kept it from (.+) \(granted read-only\)\.$/s, 'sandbox-blocked-read-only', (m) => ({ path: m[1]! })],
+  [/^The sandbox kept it from (.+) \(not granted\)\.$/s, 'sandbox-blocked', (m) => ({ path: m[1]! })],
+  // inbound-limits.ts.
+  [/^It sent more than (\d+) messages a second: they are read at that pace, and the rest waits\.$/, 'read-paced', (m) => ({ rate: Number(m[1]) })],
+  [
+    /^It sent more than (\d+) messages a second for ([\d.]+) s: it is not read at all for ([\d.]+) s \(pause (\d+) of (\d+)\); its requests are answered after that\.$/,
+    'read-paused',
+    (m) => ({ rate: Number(m[1]), seconds: Number(m[2]), pauseSeconds: Number(m[3]), pause: Number(m[4]), count: Number(m[5]) }),
+  ],
+  [/^It kept sending more than (\d+) messages a second after (\d+) pauses: its session was closed, and it is started again after a longer pause\.$/, 'flood-closed', (m) => ({ rate: Number(m[1]), count: Number(m[2]) })],
+  [/^It wrote a line longer than (\d+) MB without a newline: the session was closed, and it is started again after a pause\.$/, 'long-line', (m) => ({ mb: Number(m[1]) })],
 ];
 
 export function activityCode(message: string): Coded | undefined {

@@ -51,7 +51,16 @@ export async function previewUseWithCommand(host: RootsHost, input: UseWithInput
   const { next, entries: planned } = guardedSync(file, () => withProxies(kind, document, servers, options.launcher, options));
   const entries: UseWithEntryView[] = planned.map((planned, index) => {
     const { command, args } = proxyCommand(options.launcher, planned.server, options.configDir);
-    return { serverId: servers[index]!.id, server: planned.server, entry: planned.entry, replaced: planned.replaced, unchanged: planned.unchanged, command, args };
+    return {
+      serverId: servers[index]!.id,
+      server: planned.server,
+      entry: planned.entry,
+      replaced: planned.replaced,
+      unchanged: planned.unchanged,
+      ...(planned.clash ? { clash: planned.clash, addAs: planned.addAs } : {}),
+      command,
+      args,
+    };
   });
   const diff = serversDiff(kind, document, next, options.project);
   const changing = original === undefined || changes(diff);
@@ -82,6 +91,8 @@ function plan(host: RootsHost, input: UseWithInput): UseWithPlan {
       // The proxy finds the default registry itself; any other must be named on its command line.
       ...(path.resolve(configDir) !== path.resolve(defaultConfigDir()) ? { configDir } : {}),
       ...(input.project !== undefined ? { project: input.project } : {}),
+      // The app always speaks for clashes (by server id on the wire; by name in the config).
+      clashes: Object.fromEntries(servers.flatMap((server) => (input.clashes?.[server.id] ? [[server.name, input.clashes[server.id]!]] : []))),
     },
   };
 }

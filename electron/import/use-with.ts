@@ -21,14 +21,29 @@ export interface UseWithOptions {
   /** ~/.claude.json only: write into that project's (local-scope) servers instead of the user's. */
   project?: string;
   now?: Date;
+  /**
+   * What to do, per server name, where the host already has a different server of that name (a
+   * clash): replace it, or add ours beside it as NAME-2. Given (the app's dialog), a clash without
+   * a choice is left out of a preview and refused by a write: nothing is replaced by default.
+   * Absent (the command line), a clash is replaced as before.
+   */
+  clashes?: Readonly<Record<string, ClashChoice>>;
 }
+
+export type ClashChoice = 'replace' | 'add';
+
+/** `undecided`: a clash the caller has not chosen for yet. */
+export type ClashState = ClashChoice | 'undecided';
 
 export interface UseWithResult {
   configPath: string;
   /** Undefined when there was no file to back up (a new one was created). */
   backupPath?: string | undefined;
-  /** `unchanged`: it already ran through the proxy exactly so. */
-  entries: { server: string; entry: string; replaced: boolean; unchanged: boolean }[];
+  /**
+   * `unchanged`: it already ran through the proxy exactly so. `clash`: the host had a different
+   * server under this server's name; `addAs` is the free name it would be added under.
+   */
+  entries: { server: string; entry: string; replaced: boolean; unchanged: boolean; clash?: ClashState; addAs?: string }[];
   commentsDropped: boolean;
   /** Nothing to change: nothing was written and no backup made. */
   wrote: boolean;
@@ -47,6 +62,10 @@ export async function useWith(
   if (!isJson(document)) throw new CodedError('invalid-input', `${configPath} is not a JSON object; nothing was written.`);
   const launcher = options.launcher ?? installationLauncher();
   const { next, entries } = withProxies(host, document, servers, launcher, options);
+  const undecided = entries.filter((entry) => entry.clash === 'undecided').map((entry) => entry.server);
+  if (undecided.length > 0) {
+    throw new CodedError('invalid-input', `${configPath} already has a different server named ${undecided.join(', ')}: choose to add it under another name or to replace it; nothing was written.`);
+  }
   // A second run with nothing to change writes nothing and leaves no backup behind.
   if (original !== undefined && entries.every((entry) => entry.unchanged)) {
     return { configPath, entries, commentsDropped: false, wrote: false };
@@ -82,12 +101,27 @@ export function withProxies(
   const map: Json = { ...current };
   const entries: UseWithResult['entries'] = [];
   for (const server of servers) {
-    const existing = matchingEntry(map, server);
-    const entry = existing ?? server.name;
     const written = hostEntry(host, proxyCommand(launcher, server.name, options.configDir));
+    const existing = matchingEntry(map, server);
+    if (existing === undefined && server.name in map && options.clashes !== undefined) {
+      // Someone else's server under this name: replaced or joined only as the person chose.
+      const addAs = freeName(map, server.name);
+      const choice = options.clashes[server.name];
+      if (choice === undefined) {
+        entries.push({ server: server.name, entry: server.name, replaced: false, unchanged: false, clash: 'undecided', addAs });
+        continue;
+      }
+      const entry = choice === 'add' ? addAs : server.name;
+      map[entry] = written;
+      entries.push({ server: server.name, entry, replaced: choice === 'replace', unchanged: false, clash: choice, addAs });
+      continue;
+    }
+    // Without clash choices (the command line) an entry of the same name is replaced, as before.
+    const entry = existing ?? server.name;
     const unchanged = existing !== undefined && JSON.stringify(map[existing]) === JSON.stringify(written);
+    const replaced = (existing !== undefined || server.name in map) && !unchanged;
     map[entry] = written;
-    entries.push({ server: server.name, entry, replaced: existing !== undefined && !unchanged, unchanged });
+    entries.push({ server: server.name, entry, replaced, unchanged });
   }
   const updated = { ...container, [key]: map };
   if (options.project === undefined) return { next: { ...document, ...updated }, entries };
@@ -95,25 +129,36 @@ export function withProxies(
 }
 
 /**
- * The host's entry for this server: same name, one already running it through the proxy (a
- * second run finds its own first write under the entry's old name), or the same command/URL.
+ * The host's entry for this server: one already running it through the proxy (a second run finds
+ * its own first write, also under NAME-2), else one with the same command/URL, preferring its own
+ * name. Undefined when neither: then an entry of the same name is another server (a clash).
  */
 function matchingEntry(map: Json, server: Pick<ServerRecord, 'name' | 'transport'>): string | undefined {
-  if (server.name in map) return server.name;
+  const found = sameServerEntries(map, server);
+  return found.includes(server.name) ? server.name : found[0];
+}
+
+function sameServerEntries(map: Json, server: Pick<ServerRecord, 'name' | 'transport'>): string[] {
   const identity = serverIdentity(server.transport);
   const converted = (name: string) => {
     const parsed = hostEntrySchema.safeParse(map[name]);
     const entry = parsed.success ? convertEntry(parsed.data) : undefined;
     return entry !== undefined && 'transport' in entry ? entry.transport : undefined;
   };
-  const proxied = Object.keys(map).find((name) => {
+  const proxied = Object.keys(map).filter((name) => {
     const transport = converted(name);
     return transport?.type === 'stdio' && proxiedServerOf(transport.command, transport.args) === server.name;
   });
-  return proxied ?? Object.keys(map).find((name) => {
+  if (proxied.length > 0) return proxied;
+  return Object.keys(map).filter((name) => {
     const transport = converted(name);
     return transport !== undefined && serverIdentity(transport) === identity;
   });
+}
+
+/** NAME-2, NAME-3…: the first name the host's config does not use yet. */
+function freeName(map: Json, name: string): string {
+  for (let n = 2; ; n++) if (!(`${name}-${n}` in map)) return `${name}-${n}`;
 }
 
 function hostEntry(host: HostKind, { command, args, env }: ProxyCommand): Json {

@@ -4,7 +4,7 @@
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FILESYSTEM_ENTRY, removeTempDirs, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly, waitConnected } from './ui-checks.js';
+import { axeViolations, describeViolations, lookEverywhere, SCREEN_SIZES, seriousOnly, waitConnected } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession | undefined;
@@ -105,5 +105,35 @@ describe('adding a server by pasting', () => {
     expect(host.getState().servers.every((server) => server.grantedRootIds.length === 0)).toBe(true);
     // Not asked to start them: they wait, switched off, for the person to look first.
     expect(host.getState().servers.map((server) => server.enabled)).toEqual([false, false]);
+  });
+
+  // Issue 23 item 9: typed (not pasted), it was saved as typed and the server failed for ever.
+  it('refuses a typed command line until it is split, showing the split first', async () => {
+    session = await startUiSession();
+    const { page, host } = session;
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    const command = form.getByLabel('Command', { exact: true });
+    await form.getByLabel('Name', { exact: true }).fill('filesystem');
+    await command.pressSequentially(`${process.execPath} ${FILESYSTEM_ENTRY}`);
+    // The split it would make, before it is made.
+    const offer = form.getByRole('status').filter({ hasText: 'This looks like a whole command line' });
+    const words = offer.getByRole('list', { name: 'The command and its arguments' }).getByRole('listitem');
+    await words.first().waitFor();
+    expect(await words.allTextContents()).toEqual([process.execPath, FILESYSTEM_ENTRY]);
+
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await form.getByText('Not saved: this is a whole command line').waitFor();
+    expect(host.getState().servers).toEqual([]);
+    await lookEverywhere(page, 'add-server-unsplit', { sizes: SCREEN_SIZES, inView: () => offer.scrollIntoViewIfNeeded() });
+
+    await offer.getByRole('button', { name: 'Split into command and arguments' }).click();
+    expect(await command.inputValue()).toBe(process.execPath);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await form.waitFor({ state: 'detached' });
+    const added = host.getState().servers.find((server) => server.name === 'filesystem')!;
+    expect(added.transport).toMatchObject({ type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY] });
+    await waitConnected(host, added.id);
   });
 });

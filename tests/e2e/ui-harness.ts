@@ -6,6 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach } from 'vitest';
 import { RootsHost } from '../../electron/host/roots-host.js';
 import type { SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
+import type { SecretCodec } from '../../electron/host/secret-codec.js';
 import { startServeServer, type ServeServer } from '../../electron/serve/serve-server.js';
 import { tempDir } from '../support/temp-dirs.js';
 
@@ -63,6 +64,8 @@ export interface UiSessionOptions {
   clipboard?: boolean;
   /** The sandbox probe the host's servers use (a probe made without bwrap on PATH: advisory). */
   sandboxSupport?: SandboxSupport;
+  /** The OS keychain the host seals secrets with (none given: no keychain, secrets in clear). */
+  secrets?: SecretCodec;
 }
 
 export async function startUiSession(options: UiSessionOptions = {}): Promise<UiSession> {
@@ -74,6 +77,7 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
   const host = new RootsHost({
     configDir,
     stateThrottleMs: 20,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     connection: {
       ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
       ...(options.probeTimeoutMs ? { probeTimeoutMs: options.probeTimeoutMs } : {}),

@@ -51,6 +51,22 @@ describe('server form state', () => {
     expect(validateForm(duplicate)).toEqual({ headers: 'form.pairDuplicate' });
   });
 
+  // Issue 23 item 9: typed, not pasted, it used to be saved unsplit and the server never started.
+  it('refuses a typed whole command line until it is split, but keeps a saved command as it is', () => {
+    const typed = { ...formFromServer(undefined), name: 'fs', command: 'npx -y @modelcontextprotocol/server-filesystem /home/me/code' };
+    expect(validateForm(typed)).toEqual({ command: 'form.commandUnsplit' });
+    expect(validateForm({ ...typed, command: 'GITHUB_TOKEN=x npx server' })).toEqual({ command: 'form.commandUnsplit' });
+    const split = splitCommandLine(typed.command);
+    expect(split.ok && validateForm(withCommandLine(typed, split.value))).toEqual({});
+    // Imported with a space in its program path: editing its other fields does not refuse it.
+    const imported = formFromServer(server({ type: 'stdio', command: 'C:\\Program Files\\nodejs\\node.exe', args: ['server.js'], env: {} }));
+    expect(validateForm(imported, 'C:\\Program Files\\nodejs\\node.exe')).toEqual({});
+    // A program path with spaces, quoted, is one word: taken, and saved without its quotes.
+    const quoted = { ...typed, command: '"/opt/My Server/bin/run"' };
+    expect(validateForm(quoted)).toEqual({});
+    expect(formTransport(quoted)).toMatchObject({ command: '/opt/My Server/bin/run' });
+  });
+
   it('summarizes a transport by package name rather than a deep path', () => {
     expect(transportSummary({ type: 'stdio', command: '/usr/bin/node', args: ['/x/node_modules/@scope/pkg/dist/index.js', 'stdio'], env: {} })).toBe(
       'node @scope/pkg stdio',

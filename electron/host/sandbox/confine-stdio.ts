@@ -36,7 +36,7 @@ import { protectedPaths } from './protected-paths.js';
 import { sandboxSupport } from './probe-cache.js';
 import type { SandboxSupport } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
-import { seccompFilter } from './seccomp-filter.js';
+import { seccompFilter, type SeccompRules } from './seccomp-filter.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
 import { sensitiveFolder } from './sensitive-folders.js';
 import { defaultCheckedDirs, selfCheck } from './self-check.js';
@@ -151,11 +151,12 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const programPaths = pkg ? [...program.paths, pkg.packageDir] : program.paths;
 
   let identities = new Map<string, PathIdentity>();
+  const filterRules: SeccompRules = { denyUnixSockets: true };
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: SandboxMount[];
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
-    const filter = seccompFilter({ denyUnixSockets: true });
+    const filter = seccompFilter(filterRules);
     const plan = planBwrap({
       bwrap: support.launcher,
       disableUserns: support.disableUserns,
@@ -206,7 +207,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
-      return selfCheck({ pid, mounts, identities, seccomp: spawn.args.includes('--seccomp'), ...defaultCheckedDirs(dataDir) });
+      return selfCheck({ pid, mounts, identities, seccomp: spawn.args.includes('--seccomp'), denyUnixSockets: filterRules.denyUnixSockets, ...defaultCheckedDirs(dataDir) });
     },
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts, hostFacts);

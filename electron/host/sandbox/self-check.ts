@@ -27,6 +27,8 @@ export interface SelfCheckInput {
   identities?: ReadonlyMap<string, PathIdentity> | undefined;
   /** The seccomp filter was asked for: the server must run under it. */
   seccomp?: boolean | undefined;
+  /** Its filter refuses socket(AF_UNIX) (seccomp-filter.ts): the detail says which. */
+  denyUnixSockets?: boolean | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -166,7 +168,7 @@ export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = 
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, each the folder that was checked; ` +
         `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
-        `/proc/sys read-only; ${input.seccomp ? 'seccomp filter on (keyrings, mount calls, Unix sockets refused)' : 'no seccomp filter on this architecture'}`,
+        `/proc/sys read-only; ${!input.seccomp ? 'no seccomp filter on this architecture' : input.denyUnixSockets === false ? 'seccomp filter on (keyrings, mount calls refused; Unix sockets ALLOWED)' : 'seccomp filter on (keyrings, mount calls, Unix sockets refused)'}`,
     };
   } catch (error) {
     return fail(`self-check failed: ${(error as Error).message}`);

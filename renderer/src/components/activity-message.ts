@@ -34,6 +34,14 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'config-network-on': 'activityMsg.configNetworkOn',
   'config-network-off': 'activityMsg.configNetworkOff',
   'config-changed': 'activityMsg.configChanged',
+  'sandbox-verified': 'activityMsg.sandboxVerified',
+  'sandbox-unverified': 'activityMsg.sandboxUnverified',
+  'sandbox-blocked': 'activityMsg.sandboxBlocked',
+  'sandbox-blocked-read-only': 'activityMsg.sandboxBlockedReadOnly',
+  'read-paced': 'activityMsg.readPaced',
+  'read-paused': 'activityMsg.readPaused',
+  'flood-closed': 'activityMsg.floodClosed',
+  'long-line': 'activityMsg.longLine',
 };
 
 export function activityMessage(t: Translate, entry: ActivityEntry): string {

@@ -8,10 +8,11 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { FolderBrowser } from './folder-browser.js';
 import { FolderIcon, PlusIcon } from './icons.js';
-import { InlineError } from './inline-error.js';
+import { errorWords } from './error-words.js';
+import { ErrorText, InlineError } from './inline-error.js';
 
 export function AddRootForm() {
-  const { t, errorTitle } = useI18n();
+  const { t, errorTitle, locale } = useI18n();
   const add = useCommand('roots.add');
   const [path, setPath] = useState('');
   const [outcome, setOutcome] = useState<AddRootsResult | undefined>();
@@ -148,9 +149,10 @@ export function AddRootForm() {
       {outcome && outcome.failed.length > 0 && (
         <ul className="add-root__failures" aria-label={t('roots.failedList')}>
           {outcome.failed.map((failure) => (
-            <li key={failure.input} className="inline-error" role="alert">
-              <span className="inline-error__text">
-                <code>{failure.input}</code> — <strong>{errorTitle(failure.code)}</strong> {failure.message}
+            // The alert is inside the item: a list may hold only items (axe: list).
+            <li key={failure.input} className="inline-error">
+              <span className="inline-error__text" role="alert">
+                <code>{failure.input}</code> — <ErrorText words={errorWords(locale, errorTitle, failure)} />
               </span>
             </li>
           ))}

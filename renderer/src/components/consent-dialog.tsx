@@ -1,11 +1,13 @@
-// Choose which folders a server that asked may see. Nothing is pre-checked: consent is explicit.
+// Choose which folders a server that asked may see, and how: read-only first, as the least it
+// needs to read a project. Nothing is pre-checked: consent is explicit.
 import { useId, useMemo, useState } from 'react';
-import type { ServerView } from '../../../shared/domain.js';
+import type { GrantMode, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { useRoots } from '../use-host-state.js';
 import { AccessBadge } from './access-badge.js';
 import { AddRootForm } from './add-root-form.js';
+import { GrantModeChoice } from './grant-mode-choice.js';
 import { Dialog } from './dialog.js';
 import { InlineError } from './inline-error.js';
 
@@ -17,6 +19,7 @@ export function ConsentDialog({ open, server, onClose }: { open: boolean; server
   const grant = useCommand('grants.set');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [filter, setFilter] = useState('');
+  const [mode, setMode] = useState<GrantMode>('read-only');
   const filterId = useId();
 
   const matching = useMemo(() => {
@@ -27,7 +30,7 @@ export function ConsentDialog({ open, server, onClose }: { open: boolean; server
 
   const share = async () => {
     if (rootIds.length === 0) return;
-    const result = await grant.run({ serverIds: [server.id], rootIds, granted: true });
+    const result = await grant.run({ serverIds: [server.id], rootIds, granted: true, mode });
     if (result.ok) onClose();
   };
 
@@ -91,6 +94,7 @@ export function ConsentDialog({ open, server, onClose }: { open: boolean; server
             ))}
           </ul>
           {matching.length > SHOWN && <p className="muted">{t('consent.refine', { count: matching.length - SHOWN })}</p>}
+          <GrantModeChoice server={server} mode={mode} onChange={setMode} />
         </>
       )}
     </Dialog>

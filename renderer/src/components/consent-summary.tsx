@@ -7,6 +7,7 @@ import type { ConsentRequest, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { useNow } from '../use-now.js';
+import { useShortWindow } from '../use-short-window.js';
 import { ConsentDialog } from './consent-dialog.js';
 import { ShieldIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
@@ -18,22 +19,32 @@ const NAMED = 3;
 export function ConsentSummary({ requests, serversById }: { requests: ConsentRequest[]; serversById: ReadonlyMap<string, ServerView> }) {
   const { t } = useI18n();
   const [expanded, setExpanded] = useState(false);
+  // A short window folds a lone request to one line (its title and answers); More shows the rest.
+  const [more, setMore] = useState(false);
   const listId = useId();
+  // A short window starts even two requests folded: one line, and Review opens them.
+  const short = useShortWindow();
   if (requests.length === 0) return null;
   const name = (request: ConsentRequest) => serversById.get(request.serverId)?.name ?? t('consent.unknownServer');
   const single = requests.length === 1 ? requests[0] : undefined;
-  const open = requests.length <= SHOWN_OPEN || expanded;
+  const shownOpen = short ? 0 : SHOWN_OPEN;
+  const open = requests.length <= shownOpen || expanded;
 
   const names = requests.slice(0, NAMED).map(name).join(', ');
   if (single) {
     // One request: its actions beside its words, one compact banner.
     return (
-      <section className="banner banner--consent consent-summary" aria-label={t('consent.summaryLabel')} data-testid="consent-summary">
+      <section className={`banner banner--consent consent-summary${more ? '' : ' consent-summary--folded'}`} aria-label={t('consent.summaryLabel')} data-testid="consent-summary">
         <ShieldIcon className="banner__icon" size={20} />
         <div className="banner__body">
           <ConsentItem
             request={single}
             server={serversById.get(single.serverId)}
+            fold={
+              <button type="button" className="button button--ghost button--compact consent-summary__more" aria-expanded={more} onClick={() => setMore(!more)}>
+                {more ? t('consent.less') : t('consent.more')}
+              </button>
+            }
             headline={
               <>
                 <p className="banner__title">{t('consent.title', { name: name(single) })}</p>
@@ -53,11 +64,11 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
           <div className="consent-summary__headline">
             <p className="banner__title">{t('consent.summaryMany', { count: requests.length })}</p>
             <p className="banner__text">
-              {t('consent.summaryBody')}
+              <span className="consent-summary__why">{t('consent.summaryBody')}</span>
               {!open && <span className="consent-summary__names"> {requests.length > NAMED ? t('consent.names', { names, count: requests.length - NAMED }) : names}</span>}
             </p>
           </div>
-          {requests.length > SHOWN_OPEN && (
+          {requests.length > shownOpen && (
             <button type="button" className="button button--compact" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded(!expanded)}>
               {expanded ? t('consent.hideList') : t('consent.review')}
             </button>
@@ -77,8 +88,11 @@ export function ConsentSummary({ requests, serversById }: { requests: ConsentReq
   );
 }
 
-/** One server's request and its answers. `headline`: the words of a lone request, in place of the name. */
-function ConsentItem({ request, server, headline }: { request: ConsentRequest; server: ServerView | undefined; headline?: ReactNode }) {
+/**
+ * One server's request and its answers. `headline`: the words of a lone request, in place of the
+ * name; `fold`: its More/Less button, shown only where a short window folds it to one line.
+ */
+function ConsentItem({ request, server, headline, fold }: { request: ConsentRequest; server: ServerView | undefined; headline?: ReactNode; fold?: ReactNode }) {
   const { t, formatRelative } = useI18n();
   const now = useNow(10_000);
   const dismiss = useCommand('consent.dismiss');
@@ -106,6 +120,7 @@ function ConsentItem({ request, server, headline }: { request: ConsentRequest; s
           <button type="button" className="button button--compact" onClick={() => void dismiss.run({ requestId: request.id })} disabled={busy}>
             {t('consent.dismiss')}
           </button>
+          {fold}
         </span>
       </div>
       {server && (

@@ -45,7 +45,7 @@ export const MatrixHeader = memo(function MatrixHeader({
           <label className="matrix__selectall">
             <input
               type="checkbox"
-              className="checkbox"
+              className="select-mark"
               checked={allRootsSelected === true}
               ref={(element) => {
                 if (element) element.indeterminate = allRootsSelected === 'mixed';
@@ -60,22 +60,27 @@ export const MatrixHeader = memo(function MatrixHeader({
         </div>
         {servers.map((server, index) => (
           <div role="columnheader" className={`matrix__colhead${selectedServers.has(server.id) ? ' matrix__colhead--selected' : ''}`} key={server.id}>
-            <span className="matrix__servername" title={server.name}>
-              {server.name}
-            </span>
-            <label className="matrix__colselect">
+            {/* The column's select mark sits with the server's name, apart from its state: it picks
+                the column for a bulk change, it grants nothing. */}
+            <span className="matrix__colname">
               <input
                 type="checkbox"
-                className="checkbox"
+                className="select-mark"
                 checked={selectedServers.has(server.id)}
                 aria-label={t('matrix.selectServer', { name: server.name })}
+                title={t('matrix.selectServer', { name: server.name })}
                 tabIndex={tab(0, index + 1)}
                 data-cell={cellKey({ row: 0, col: index + 1 })}
                 onChange={(event) => onSelectServer(server.id, event.target.checked)}
               />
+              <span className="matrix__servername" title={server.name}>
+                {server.name}
+              </span>
+            </span>
+            <span className="matrix__colstate">
               <span className={`dot dot--${live ? stateTone[server.status.state] : 'neutral'}`} aria-hidden="true" />
               <span className="matrix__serverstate">{live ? t(connectionLabelKey[server.status.state]) : t('status.unknown')}</span>
-            </label>
+            </span>
             <ConfinementTag server={server} />
           </div>
         ))}

@@ -42,9 +42,10 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
       <div role="rowheader" className="matrix__rowheader">
         <input
           type="checkbox"
-          className="checkbox"
+          className="select-mark"
           checked={selected}
           aria-label={t('matrix.selectRoot', { name: root.name })}
+          title={t('matrix.selectRoot', { name: root.name })}
           tabIndex={activeCol === 0 ? 0 : -1}
           data-cell={cellKey({ row, col: 0 })}
           onChange={(event) => onSelect(root.id, event.target.checked)}

@@ -79,7 +79,10 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
               </button>
             </>
           ) : (
-            <span className="muted matrix-toolbar__hint">{t('matrix.selectHint')}</span>
+            <span className="muted matrix-toolbar__hint">
+              {/* The mark the hint speaks of, drawn: it is not a grant box. */}
+              <span className="select-mark select-mark--sample" aria-hidden="true" /> {t('matrix.selectHint')}
+            </span>
           )}
         </div>
         <ul className="legend" aria-label={t('matrix.legend')}>
@@ -95,7 +98,7 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
             <GrantSample look="off" />
             {t('matrix.legendOff')}
           </li>
-          <li className="legend__wide-only">
+          <li>
             <ModeSample look="ro" text={t('grantMode.shortReadOnly')} />
             {t('matrix.legendReadOnly')}
           </li>

@@ -21,31 +21,38 @@ export function NoticeList() {
   );
 }
 
-/** The notice in the person's language from its code; the host's English (with its details) beside it. */
-function noticeWords(t: ReturnType<typeof useI18n>['t'], locale: string, notice: Notice): { text: string; detail?: string } {
+/**
+ * The notice in the person's language from its code, in English too: the host's message carries
+ * raw details (a D-Bus error, a file name) that belong behind "Details", not in the banner's line.
+ * A notice without words of its own here shows the host's message as it is.
+ */
+function noticeWords(t: ReturnType<typeof useI18n>['t'], notice: Notice): { text: string; detail?: string } {
   const key = `notice.${notice.code}` as MessageKey;
   const translated = t(key);
-  if (locale === 'en' || translated === key) return { text: notice.message };
+  if (translated === key) return { text: notice.message };
   return { text: translated, detail: notice.message };
 }
 
 function NoticeItem({ notice }: { notice: Notice }) {
-  const { t, formatTime, locale } = useI18n();
-  const words = noticeWords(t, locale, notice);
+  const { t, formatTime } = useI18n();
+  const words = noticeWords(t, notice);
   const dismiss = useCommand('notices.dismiss');
   const Icon = notice.level === 'info' ? InfoIcon : AlertIcon;
   return (
     <li className={`banner banner--${notice.level}`}>
       <Icon className="banner__icon" size={18} />
       <div className="banner__body">
-        <p className="banner__text">
+        {/* title: the whole line where a short window folds it and there are no details to open */}
+        <p className="banner__text" title={words.text}>
           <span className="visually-hidden">{t(`notices.${notice.level}`)}: </span>
           {words.text} <span className="muted">{formatTime(notice.at)}</span>
         </p>
         {words.detail && (
           <details className="banner__detail">
             <summary>{t('notice.detail')}</summary>
-            <p className="mono">{words.detail}</p>
+            <p className="mono" lang="en">
+              {words.detail}
+            </p>
           </details>
         )}
         <InlineError error={dismiss.error} onDismiss={dismiss.clearError} />

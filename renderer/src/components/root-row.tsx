@@ -7,6 +7,10 @@ import { RootAccessStatus } from './root-access-status.js';
 import { RootNameEditor } from './root-name-editor.js';
 import { Highlighted } from './highlighted.js';
 import type { FilterMatch } from './matrix-view.js';
+import { serverNames, type SharedWith } from './shared-with.js';
+
+/** Up to this many servers that do not see the folder now are named on its one short line; more are counted. */
+const HIDDEN_NAMED = 2;
 
 export interface RootRowProps {
   root: RootView;
@@ -14,15 +18,14 @@ export interface RootRowProps {
   /** Tells this folder from others of the same name (the path below shows it in full too). */
   hint?: string | undefined;
   rowIndex: number;
-  grantedTo: number;
-  visibleTo: number;
+  sharedWith: SharedWith;
   serverCount: number;
   editing: boolean;
   onEdit(rootId: string | undefined): void;
   onRemove(root: RootView): void;
 }
 
-export const RootRow = memo(function RootRow({ root, match, hint, rowIndex, grantedTo, visibleTo, serverCount, editing, onEdit, onRemove }: RootRowProps) {
+export const RootRow = memo(function RootRow({ root, match, hint, rowIndex, sharedWith, serverCount, editing, onEdit, onRemove }: RootRowProps) {
   const { t } = useI18n();
   const problem = root.access.state !== 'ok' && root.access.state !== 'checking';
   return (
@@ -56,12 +59,25 @@ export const RootRow = memo(function RootRow({ root, match, hint, rowIndex, gran
         <RootAccessStatus root={root} problem={problem} />
       </div>
       <div role="cell" className="roots-table__cell roots-table__cell--shared">
-        {grantedTo === 0 ? (
+        {sharedWith.servers.length === 0 ? (
           <span className="muted">{t('roots.sharedNobody')}</span>
         ) : (
-          <span>
-            {t('roots.sharedWith', { shared: grantedTo, count: serverCount })}
-            {visibleTo < grantedTo && <span className="roots-table__hidden"> · {t('roots.hiddenFrom', { count: grantedTo - visibleTo })}</span>}
+          <span className="roots-table__sharedwith">
+            <span className="roots-table__servers" title={sharedWith.servers.join(', ')}>
+              {serverNames(t, sharedWith.servers)}
+            </span>
+            <span className="roots-table__sharedcount">
+              <span className="muted">{t('roots.sharedWith', { shared: sharedWith.servers.length, count: serverCount })}</span>
+              {sharedWith.hidden.length > 0 && (
+                <span className="roots-table__hidden" title={sharedWith.hidden.join(', ')}>
+                  {' '}
+                  ·{' '}
+                  {sharedWith.hidden.length <= HIDDEN_NAMED
+                    ? t('roots.hiddenFromNamed', { names: sharedWith.hidden.join(', '), count: sharedWith.hidden.length })
+                    : t('roots.hiddenFrom', { count: sharedWith.hidden.length })}
+                </span>
+              )}
+            </span>
           </span>
         )}
       </div>

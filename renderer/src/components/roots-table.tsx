@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useServers } from '../use-host-state.js';
 import { useVirtualRows } from '../use-virtual-rows.js';
 import { RootRow } from './root-row.js';
+import { sharedWithByRoot } from './shared-with.js';
 
 const ROW_HEIGHT = 68;
 const HEAD_HEIGHT = 36;
@@ -18,16 +19,7 @@ export function RootsTable({ rows, onRemove }: { rows: RootRowView[]; onRemove(r
   const [editing, setEditing] = useState<RootId | undefined>();
   const { start, end, padTop, padBottom } = useVirtualRows(scrollRef, rows.length, ROW_HEIGHT, HEAD_HEIGHT);
 
-  // Per root: how many servers were granted it, and how many are actually told about it.
-  const counts = useMemo(() => {
-    const granted = new Map<RootId, number>();
-    const visible = new Map<RootId, number>();
-    for (const server of servers) {
-      for (const id of server.grantedRootIds) granted.set(id, (granted.get(id) ?? 0) + 1);
-      for (const id of server.effectiveRootIds) visible.set(id, (visible.get(id) ?? 0) + 1);
-    }
-    return { granted, visible };
-  }, [servers]);
+  const sharedWith = useMemo(() => sharedWithByRoot(servers), [servers]);
 
   const onEdit = useCallback((rootId: RootId | undefined) => setEditing(rootId), []);
 
@@ -59,8 +51,7 @@ export function RootsTable({ rows, onRemove }: { rows: RootRowView[]; onRemove(r
               match={match}
               hint={hint}
               rowIndex={start + offset + 2}
-              grantedTo={counts.granted.get(root.id) ?? 0}
-              visibleTo={counts.visible.get(root.id) ?? 0}
+              sharedWith={sharedWith(root.id)}
               serverCount={servers.length}
               editing={editing === root.id}
               onEdit={onEdit}

@@ -104,7 +104,7 @@ function ServerFormBody({ server, onClose, onSaved, onSnippet, fallbackFocus }: 
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = validateForm(form);
+    const found = validateForm(form, server?.transport.type === 'stdio' ? server.transport.command : undefined);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const transport = formTransport(form);
@@ -285,14 +285,7 @@ function CommandLineNotice({
           {t('form.splitDone', { count: split.args.length, command: split.command })}
           {split.env.length > 0 && <> {t('form.splitEnv', { count: split.env.length, names: split.env.map(([name]) => name).join(', ') })}</>}
         </p>
-        <ol className="split-notice__words" aria-label={t('form.splitWords')}>
-          <li className="split-notice__command mono">{split.command}</li>
-          {split.args.map((arg, index) => (
-            <li key={index} className="mono">
-              {arg}
-            </li>
-          ))}
-        </ol>
+        <SplitWords split={split} />
         <button type="button" className="button button--compact button--ghost" onClick={onUndo}>
           {t('form.splitUndo')}
         </button>
@@ -300,13 +293,36 @@ function CommandLineNotice({
     );
   }
   if (!looksLikeCommandLine(command)) return null;
+  // The split it would make, shown before it is made: what becomes the program, what its arguments.
+  const preview = splitCommandLine(command);
   return (
     <div className="split-notice" role="status">
       <p>{t('form.splitOffer')}</p>
+      {preview.ok && <SplitWords split={preview.value} />}
       <button type="button" className="button button--compact" onClick={onSplit}>
         {t('form.splitButton')}
       </button>
     </div>
+  );
+}
+
+/** The program first, then each argument: one word per box, as the server will get them. */
+function SplitWords({ split }: { split: SplitCommand }) {
+  const { t } = useI18n();
+  return (
+    <ol className="split-notice__words" aria-label={t('form.splitWords')}>
+      {split.env.map(([name, value]) => (
+        <li key={`env-${name}`} className="split-notice__env mono">
+          {name}={value}
+        </li>
+      ))}
+      <li className="split-notice__command mono">{split.command}</li>
+      {split.args.map((arg, index) => (
+        <li key={index} className="mono">
+          {arg}
+        </li>
+      ))}
+    </ol>
   );
 }
 

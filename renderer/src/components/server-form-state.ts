@@ -4,7 +4,7 @@ import type { ServerView, TransportConfig } from '../../../shared/domain.js';
 import type { ImportCandidateView } from '../../../shared/import-types.js';
 import { SECRET_MASK } from '../../../shared/secrets.js';
 import type { MessageKey } from '../i18n/messages.js';
-import type { SplitCommand } from './command-line.js';
+import { looksLikeCommandLine, splitCommandLine, type SplitCommand } from './command-line.js';
 import { newPair, pairsFromRecord, pairsProblem, pairsToRecord, type SecretPair } from './secret-pairs-editor.js';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -42,11 +42,17 @@ export function formFromServer(server: ServerView | undefined): ServerForm {
   };
 }
 
-export function validateForm(form: ServerForm): FormProblems {
+/**
+ * `savedCommand`: the server's command as saved. It is taken as it is even where it has spaces (an
+ * imported `C:\\Program Files\\…`); a command typed here that reads as a whole command line is
+ * refused until it is split, because saved unsplit it names no program and the server never starts.
+ */
+export function validateForm(form: ServerForm, savedCommand?: string): FormProblems {
   const problems: FormProblems = {};
   if (!form.name.trim()) problems.name = 'form.nameRequired';
   if (form.kind === 'stdio') {
     if (!form.command.trim()) problems.command = 'form.commandRequired';
+    else if (form.command.trim() !== savedCommand && looksLikeCommandLine(form.command)) problems.command = 'form.commandUnsplit';
     const env = pairsProblem(form.env);
     if (env) problems.env = env;
   } else {
@@ -61,9 +67,17 @@ export function formTransport(form: ServerForm): TransportConfig {
   if (form.kind === 'stdio') {
     const args = form.args.split(/\r?\n/).filter((line) => line.trim() !== '');
     const cwd = form.cwd.trim();
-    return { type: 'stdio', command: form.command.trim(), args, env: pairsToRecord(form.env), ...(cwd ? { cwd } : {}) };
+    return { type: 'stdio', command: programOf(form.command), args, env: pairsToRecord(form.env), ...(cwd ? { cwd } : {}) };
   }
   return { type: form.kind, url: form.url.trim(), headers: pairsToRecord(form.headers) };
+}
+
+/** A program path quoted because it holds spaces (`"/Apps/My Server/run"`) is saved without its quotes. */
+function programOf(text: string): string {
+  const trimmed = text.trim();
+  if (!/^(["']).*\1$/s.test(trimmed)) return trimmed;
+  const split = splitCommandLine(trimmed);
+  return split.ok && split.value.args.length === 0 && split.value.env.length === 0 ? split.value.command : trimmed;
 }
 
 /** A split command line in the form: command and arguments replaced, its variables added (or updated by name). */

@@ -15,6 +15,8 @@ export interface UseWithForm {
   /** Claude Code's ~/.claude.json only: that project's (local-scope) servers. */
   project: string;
   launcher: 'node' | 'path';
+  /** Per server id, where the host has a different server of its name: add ours beside it, or replace it. */
+  clashes?: Readonly<Record<string, 'replace' | 'add'>>;
 }
 
 export type UseWithProblems = Partial<Record<'servers' | 'workspace' | 'file' | 'project', MessageKey>>;
@@ -43,6 +45,7 @@ export function useWithInput(form: UseWithForm): { input?: ChannelInput<'useWith
       ...(form.target === 'file' ? { file } : {}),
       // Kept as typed: it is a key in ~/.claude.json and must match Claude Code's own spelling.
       ...(project !== '' ? { project: form.project.trim() } : {}),
+      ...(form.clashes && Object.keys(form.clashes).length > 0 ? { clashes: { ...form.clashes } } : {}),
     },
     problems,
   };

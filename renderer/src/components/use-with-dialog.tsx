@@ -11,7 +11,7 @@ import { HOST_KINDS, HOST_LABELS, hasWorkspaceConfig, type HostKind } from './im
 import { InlineError } from './inline-error.js';
 import { transportSummary } from './transport-summary.js';
 import { takesProject, useWithInput, type UseWithForm, type UseWithProblems, type UseWithTarget } from './use-with-choices.js';
-import { nothingToWrite, UseWithPlan, UseWithWritten } from './use-with-plan.js';
+import { clashUndecided, nothingToWrite, UseWithPlan, UseWithWritten } from './use-with-plan.js';
 
 export interface UseWithDialogProps {
   open: boolean;
@@ -73,13 +73,25 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
     apply.clearError();
   };
 
-  const runPreview = async (event: FormEvent) => {
-    event.preventDefault();
-    const { input, problems: found } = useWithInput(form);
+  const previewOf = async (chosen: UseWithForm) => {
+    const { input, problems: found } = useWithInput(chosen);
     setProblems(found);
     if (!input) return;
     const result = await preview.run(input);
     if (result.ok) setPlan(result.value);
+  };
+
+  const runPreview = async (event: FormEvent) => {
+    event.preventDefault();
+    await previewOf(form);
+  };
+
+  // A clash answered: the preview (and its diff) is shown again with that choice in it.
+  const chooseClash = (clashServerId: string, choice: 'replace' | 'add') => {
+    const next = { ...form, clashes: { ...form.clashes, [clashServerId]: choice } };
+    setForm(next);
+    apply.clearError();
+    void previewOf(next);
   };
 
   const write = async () => {
@@ -117,7 +129,7 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
         {plan ? t('useWith.previewAgain') : t('useWith.previewButton')}
       </button>
       {plan && !nothingToWrite(plan) && (
-        <button type="button" className="button button--primary" onClick={() => void write()} disabled={apply.pending}>
+        <button type="button" className="button button--primary" onClick={() => void write()} disabled={apply.pending || preview.pending || clashUndecided(plan)}>
           {t('useWith.write')}
         </button>
       )}
@@ -219,7 +231,7 @@ function UseWithBody({ serverId, onClose }: UseWithDialogProps) {
       )}
 
       <div ref={outcomeRef} className={plan ? 'use-with-outcome' : undefined}>
-        {plan && <UseWithPlan plan={plan} host={host} />}
+        {plan && <UseWithPlan plan={plan} host={host} chosen={form.clashes} onClash={chooseClash} />}
         {written && <UseWithWritten result={written} host={host} />}
       </div>
     </Dialog>

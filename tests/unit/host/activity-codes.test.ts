@@ -45,6 +45,32 @@ describe('activityCode', () => {
     expect(activityCode('Received a response for an unknown message ID')).toBeUndefined();
   });
 
+  // Issue 23 item 15: these were shown in English in German and Chinese.
+  it('codes the sandbox’s and the read limits’ messages', () => {
+    const verified =
+      "Sandbox verified: pid 4242: 3 sentinel(s) and 5 file(s) of HOME outside the grants not visible; 2 root(s) mounted with their grant's mode, each the folder that was checked; " +
+      '7 protected path(s) read-only; 3 folder(s) above the data folder and protected paths pinned; /proc/sys read-only; seccomp filter on (keyrings, mount calls, Unix sockets refused)';
+    expect(activityCode(verified)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7 } });
+    // Without the filter (an architecture it does not cover) the entry says so in the host's words, never "verified" in a translation that claims it.
+    expect(activityCode(verified.replace(/seccomp filter on.*$/, 'no seccomp filter on this architecture'))).toBeUndefined();
+    expect(activityCode('Stopped: its sandbox could not be verified (pid 7: /data is visible). It was not run unconfined. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding.')).toEqual({
+      code: 'sandbox-unverified',
+      params: { detail: 'pid 7: /data is visible' },
+    });
+    expect(activityCode('The sandbox kept it from /home/me/notes (granted read-only).')).toEqual({ code: 'sandbox-blocked-read-only', params: { path: '/home/me/notes' } });
+    expect(activityCode('The sandbox kept it from /home/me/.ssh (not granted).')).toEqual({ code: 'sandbox-blocked', params: { path: '/home/me/.ssh' } });
+    expect(activityCode('It sent more than 200 messages a second: they are read at that pace, and the rest waits.')).toEqual({ code: 'read-paced', params: { rate: 200 } });
+    expect(activityCode('It sent more than 200 messages a second for 1 s: it is not read at all for 2 s (pause 2 of 4); its requests are answered after that.')).toEqual({
+      code: 'read-paused',
+      params: { rate: 200, seconds: 1, pauseSeconds: 2, pause: 2, count: 4 },
+    });
+    expect(activityCode('It kept sending more than 200 messages a second after 4 pauses: its session was closed, and it is started again after a longer pause.')).toEqual({
+      code: 'flood-closed',
+      params: { rate: 200, count: 4 },
+    });
+    expect(activityCode('It wrote a line longer than 4 MB without a newline: the session was closed, and it is started again after a pause.')).toEqual({ code: 'long-line', params: { mb: 4 } });
+  });
+
   it('is applied where entries are born, never to a server’s own output', () => {
     const log = new ActivityLog();
     expect(log.add('restart', 'Disabled.').code).toBe('config-disabled');

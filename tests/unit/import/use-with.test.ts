@@ -169,6 +169,49 @@ describe('useWith', () => {
   });
 });
 
+// Issue 23 item 8: Claude Desktop's own filesystem (other folders) was replaced by the app's.
+describe('useWith: a name the host gives a different server', () => {
+  const theirs = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/private'] };
+  const ours = server('filesystem', { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/code'], env: {} });
+  const config = () => {
+    const file = path.join(tempDir('host-config-'), 'claude_desktop_config.json');
+    fs.writeFileSync(file, `${JSON.stringify({ mcpServers: { filesystem: theirs } }, null, 2)}\n`);
+    return file;
+  };
+
+  it('replaces nothing until told: the clash is reported, and a write without a choice is refused', async () => {
+    const file = config();
+    const before = fs.readFileSync(file, 'utf8');
+    await expect(useWith('claude-desktop', file, [ours], { launcher: LAUNCHER, now: NOW, clashes: {} })).rejects.toThrow(/already has a different server named filesystem/);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['claude_desktop_config.json']);
+  });
+
+  it('adds ours as NAME-2 beside theirs, and finds it there the next time', async () => {
+    const file = config();
+    const added = await useWith('claude-desktop', file, [ours], { launcher: LAUNCHER, now: NOW, clashes: { filesystem: 'add' } });
+    expect(added.entries).toEqual([{ server: 'filesystem', entry: 'filesystem-2', replaced: false, unchanged: false, clash: 'add', addAs: 'filesystem-2' }]);
+    expect(readJson(file).mcpServers).toEqual({ filesystem: theirs, 'filesystem-2': { command: '/usr/local/bin/node', args: ['/opt/mcp-roots/bin/mcp-roots.js', 'proxy', 'filesystem'] } });
+    // Our own entry is found under its new name: no clash the second time, nothing to write.
+    const again = await useWith('claude-desktop', file, [ours], { launcher: LAUNCHER, now: NOW, clashes: {} });
+    expect(again.entries).toEqual([{ server: 'filesystem', entry: 'filesystem-2', replaced: false, unchanged: true }]);
+  });
+
+  it('replaces theirs when that is chosen', async () => {
+    const file = config();
+    const replaced = await useWith('claude-desktop', file, [ours], { launcher: LAUNCHER, now: NOW, clashes: { filesystem: 'replace' } });
+    expect(replaced.entries).toEqual([{ server: 'filesystem', entry: 'filesystem', replaced: true, unchanged: false, clash: 'replace', addAs: 'filesystem-2' }]);
+    expect(Object.keys(readJson(file).mcpServers ?? {})).toEqual(['filesystem']);
+  });
+
+  it('is no clash where the entry of that name runs the same server', async () => {
+    const file = config();
+    const same = server('filesystem', { type: 'stdio', command: 'npx', args: theirs.args, env: {} });
+    const result = await useWith('claude-desktop', file, [same], { launcher: LAUNCHER, now: NOW, clashes: {} });
+    expect(result.entries).toEqual([{ server: 'filesystem', entry: 'filesystem', replaced: true, unchanged: false }]);
+  });
+});
+
 describe('proxy launchers', () => {
   it('node + script (absolute, the default) or a name on PATH; both recognized as ours', () => {
     const node = nodeLauncher('/opt/app/bin/mcp-roots.js', '/usr/bin/node');

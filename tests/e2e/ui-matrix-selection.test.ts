@@ -1,0 +1,74 @@
+// In the Access matrix, picking rows and columns for a bulk change must not look like granting
+// (issue 23, item 13): grants are square checkboxes; select marks are round, dashed until picked,
+// and a column's mark sits with the server's name, not beside its connection state.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { cellName, lookEverywhere, SCREEN_SIZES, waitConnected } from './ui-checks.js';
+import { startUiSession, type UiSession } from './ui-harness.js';
+
+let session: UiSession;
+
+beforeAll(async () => {
+  session = await startUiSession();
+  const { host } = session;
+  const work = tempDir('mcp-roots-matrix-selection-');
+  const folders = ['project-a', 'project-b', 'notes'].map((name) => path.join(work, name));
+  for (const folder of folders) fs.mkdirSync(folder);
+  await host.addRoots(folders);
+  const server = await host.addServer({ name: 'everything', transport: everythingServer(), enabled: true, sharing: true });
+  await waitConnected(host, server.id);
+  await waitFor(() => host.getState().roots.every((root) => root.access.state === 'ok'), { what: 'folders probed' });
+});
+
+afterAll(async () => {
+  await session?.close();
+  removeTempDirs();
+});
+
+/** What tells one control from another at a glance: its shape and whether it is drawn natively. */
+function look(control: Locator) {
+  return control.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { appearance: style.appearance, radius: style.borderTopLeftRadius, border: style.borderTopStyle };
+  });
+}
+
+/** The vertical band an element covers. */
+async function band(locator: Locator): Promise<{ top: number; bottom: number }> {
+  const box = (await locator.boundingBox())!;
+  return { top: box.y, bottom: box.y + box.height };
+}
+
+describe('matrix selection', () => {
+  it('draws row and column select marks unlike grant boxes, the column mark apart from the state', async () => {
+    const { page } = session;
+    await page.getByRole('tab', { name: 'Access' }).click();
+    const grant = page.getByRole('checkbox', { name: cellName('project-a', 'everything') });
+    const rowSelect = page.getByRole('checkbox', { name: 'Select folder project-a' });
+    const columnSelect = page.getByRole('checkbox', { name: 'Select server everything' });
+    await grant.waitFor();
+    const grantLook = await look(grant);
+    for (const select of [rowSelect, columnSelect, page.getByRole('checkbox', { name: 'Select all 3 folders' })]) {
+      const selectLook = await look(select);
+      expect(selectLook).not.toEqual(grantLook);
+      expect(selectLook).toEqual({ appearance: 'none', radius: '50%', border: 'dashed' });
+    }
+
+    // The column's mark is on the name's line, not on the line that says "Connected".
+    const state = page.getByRole('columnheader').filter({ hasText: 'everything' }).getByText('Connected');
+    const mark = await band(columnSelect);
+    const said = await band(state);
+    expect(mark.bottom <= said.top || mark.top >= said.bottom).toBe(true);
+
+    // Picked, it is still unlike a grant: a filled round mark, and the grant stays unticked.
+    await rowSelect.check();
+    await columnSelect.check();
+    expect(await look(rowSelect)).toEqual({ appearance: 'none', radius: '50%', border: 'solid' });
+    expect(await grant.isChecked()).toBe(false);
+    await page.getByRole('group', { name: 'Change many at once' }).getByText('1 folder × 1 server').waitFor();
+    await lookEverywhere(page, 'matrix-selection', { sizes: SCREEN_SIZES });
+  });
+});
