@@ -192,7 +192,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       return openMountDescriptors(described, seccompFd);
     };
   } else {
-    const profile = seatbeltProfile({ programPaths, roots: options.roots, home, tmp, dataDir, network: options.network });
+    const profile = seatbeltProfile({ programPaths, roots, home, tmp, dataDir, network: options.network, userHome: os.homedir() });
     spawn = { command: support.launcher, args: ['-p', profile, program.command, ...program.args], env: { ...config.env, HOME: home, TMPDIR: tmp } };
     mounts = [];
   }

@@ -6,11 +6,36 @@
 // Seatbelt decides by the LAST rule that matches an operation, so the order below is the
 // precedence: runtime < program < roots < data-folder mask < private HOME/TMPDIR.
 // The mach services and sysctls are the small set Node and Python need at start (the same family
-// Chromium's and Anthropic's sandbox-runtime profiles allow); everything else stays denied.
+// Chromium's and Anthropic's sandbox-runtime profiles allow); everything else stays denied. Not
+// com.apple.SecurityServer: that is the keychain (where the app keeps its own secrets key).
+// The classes the Linux sandbox closes (#22), in Seatbelt's terms, last so they win:
+// - the protected paths (protected-paths.ts) are denied writes inside every writable root, at any
+//   depth and whether they exist or not (Seatbelt matches paths by regex; Linux can hold only
+//   existing ones, by mounts);
+// - the data folder and every folder above it inside a writable root cannot be written as entries
+//   (renamed, removed, replaced);
+// - Unix sockets are not reachable, even with the network on.
 import path from 'node:path';
+import { HOME_ENTRIES, PROJECT_ENTRIES } from './protected-paths.js';
 import { isWithin, type ConfinementInput } from './sandbox-types.js';
 
-export type SeatbeltInput = ConfinementInput;
+export interface SeatbeltInput extends ConfinementInput {
+  /** The person's home folder: its start-up files are protected where a writable root holds it. */
+  userHome: string;
+}
+
+/** A regex literal's text for a path, every character that means something in a regex escaped. */
+const regexPath = (p: string) => p.replace(/[.*+?^${}()|[\]\\"]/g, '\\$&');
+
+/** Writes denied inside the writable roots: the protected names at any depth, and home's own entries. */
+export function protectedPatterns(writableRoots: readonly string[], userHome: string): string[] {
+  const names = PROJECT_ENTRIES.map(regexPath).join('|');
+  const patterns = writableRoots.map((root) => `^${regexPath(root === '/' ? '' : root)}/(.*/)?(${names})(/|$)`);
+  if (writableRoots.some((root) => isWithin(userHome, root))) {
+    patterns.push(`^${regexPath(userHome)}/(${HOME_ENTRIES.map(regexPath).join('|')})(/|$)`);
+  }
+  return patterns;
+}
 
 /** macOS's runtime: system frameworks, the shared dyld cache, /usr, and a few /private/etc files. */
 export const SEATBELT_RUNTIME_SUBPATHS = ['/usr', '/bin', '/sbin', '/System', '/Library/Apple', '/private/var/db/timezone', '/private/var/db/dyld'];
@@ -33,7 +58,6 @@ const MACH_SERVICES = [
   'com.apple.system.logger',
   'com.apple.logd',
   'com.apple.trustd.agent',
-  'com.apple.SecurityServer',
   'com.apple.bsd.dirhelper',
   'com.apple.system.notification_center',
 ];
@@ -85,6 +109,11 @@ export function seatbeltProfile(input: SeatbeltInput): string {
   if (readOnlyInsideWritable.length > 0) lines.push(`(deny file-write* ${subpaths(readOnlyInsideWritable)})`);
   if (exposesDataDir) lines.push(`(deny file-read* file-write* ${subpaths([input.dataDir])})`);
   lines.push(`(allow file-read* file-write* ${subpaths([...new Set([input.home, input.tmp])])})`);
-  if (input.network) lines.push('(allow network*)');
+  if (writableRoots.length > 0) {
+    lines.push(`(deny file-write* ${protectedPatterns(writableRoots, input.userHome).map((pattern) => `(regex #${sbplString(pattern)})`).join(' ')})`);
+    const above = ancestors([input.dataDir]).filter((dir) => writableRoots.some((root) => dir !== root && isWithin(dir, root)));
+    if (above.length > 0) lines.push(`(deny file-write* ${literals([...above, input.dataDir])})`);
+  }
+  if (input.network) lines.push('(allow network*)', '(deny network* (remote unix-socket))');
   return `${lines.join('\n')}\n`;
 }

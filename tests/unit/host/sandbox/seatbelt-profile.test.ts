@@ -13,6 +13,7 @@ function profile(overrides: Partial<SeatbeltInput> = {}): string[] {
     tmp: '/Users/me/Library/Application Support/MCP Roots Manager/sandbox/servers/s/tmp',
     dataDir: '/Users/me/Library/Application Support/MCP Roots Manager',
     network: false,
+    userHome: '/Users/me',
     ...overrides,
   }).split('\n');
 }
@@ -72,5 +73,32 @@ describe('seatbeltProfile', () => {
     expect(sbplString('/a "b"\\c')).toBe('"/a \\"b\\"\\\\c"');
     const lines = profile({ roots: [{ path: '/x") (allow file-write* (subpath "/', mode: 'read-only' }] });
     expect(lines.join('\n')).not.toContain('(allow file-write* (subpath "/")');
+  });
+});
+
+describe('seatbeltProfile, the classes of #22 (untested on macOS: the text only)', () => {
+  it('denies writes to protected names at any depth of a writable root, existing or not, after every allow', () => {
+    const lines = profile();
+    const deny = lines.findIndex((line) => line.startsWith('(deny file-write* (regex'));
+    expect(deny).toBeGreaterThan(lines.findIndex((line) => line.includes('(allow file-read* file-write*')));
+    const pattern = new RegExp(JSON.parse(/#("[^"]+")/.exec(lines[deny] as string)?.[1] as string));
+    expect(pattern.test('/Users/me/code/.git/hooks/pre-commit')).toBe(true);
+    expect(pattern.test('/Users/me/code/app/.vscode/tasks.json')).toBe(true);
+    expect(pattern.test('/Users/me/code/.mcp.json')).toBe(true);
+    expect(pattern.test('/Users/me/code/src/index.ts')).toBe(false);
+    expect(pattern.test('/Users/me/code/my.mcp.json')).toBe(false);
+  });
+
+  it('protects the home folder’s start-up files where a writable root holds the home folder, and the data folder’s ancestors', () => {
+    const lines = profile({ roots: [{ path: '/Users/me', mode: 'read-write' }] });
+    const regexes = lines.filter((line) => line.startsWith('(deny file-write* (regex')).join('\n');
+    expect(regexes).toContain('.zshrc');
+    expect(lines).toContainEqual(expect.stringMatching(/^\(deny file-write\* \(literal "\/Users\/me\/Library"\)/));
+  });
+
+  it('reaches no Unix socket with the network on, and no keychain', () => {
+    const lines = profile({ network: true });
+    expect(lines.at(-2)).toBe('(deny network* (remote unix-socket))');
+    expect(lines.join('\n')).not.toContain('com.apple.SecurityServer');
   });
 });
