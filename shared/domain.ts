@@ -62,6 +62,12 @@ export interface Settings {
   theme: ThemePreference;
 }
 
+/**
+ * Who made a change to the registry, as the app names it in its activity: its own edits, the
+ * `mcp-roots` command line, or anything else that wrote the file (another copy of the app, a hand edit).
+ */
+export type ChangeSource = 'this-app' | 'cli' | 'other';
+
 /** What a server may do in a granted folder. Read-only is enforced only where the sandbox is. */
 export type GrantMode = 'read-write' | 'read-only';
 

@@ -97,6 +97,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
       configDir: options.configDir,
       secrets: options.secrets,
       follow: true,
+      writer: options.publishStatusAs === 'serve' ? 'serve' : 'app',
       ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),
       beforePersist: () => this.refetch.wait(this.lastReached, REFETCH_GRACE_MS),
     });
