@@ -317,7 +317,24 @@ export type ActivityKind =
   | 'stderr'
   | 'consent'
   | 'restart'
-  | 'info';
+  | 'info'
+  /** Its folders were granted, revoked or changed in mode (`grants` says which, `source` by whom). */
+  | 'grants';
+
+/** A folder in a grant change: its path, as the person reads it (home as ~), and its mode (after the change; a revoke's: before). */
+export interface ChangedFolder {
+  path: string;
+  shown: string;
+  mode: GrantMode;
+}
+
+/** What one registry change did to one server's grants. */
+export interface GrantChanges {
+  granted: ChangedFolder[];
+  revoked: ChangedFolder[];
+  /** Still granted, in a new mode. */
+  modeChanged: ChangedFolder[];
+}
 
 export interface ActivityEntry {
   seq: number;
@@ -335,6 +352,10 @@ export interface ActivityEntry {
   params?: Readonly<Record<string, string | number>> | undefined;
   /** An error entry for a failed start or connect: its words come from the failure's code. */
   failure?: ServerFailure | undefined;
+  /** A 'grants' entry: which folders, in which modes. */
+  grants?: GrantChanges | undefined;
+  /** A change a person made (grants, settings): who made it. */
+  source?: ChangeSource | undefined;
 }
 
 export type ActivityCode =
@@ -365,7 +386,8 @@ export type ActivityCode =
   | 'config-sandbox-off'
   | 'config-network-on'
   | 'config-network-off'
-  | 'config-changed';
+  | 'config-changed'
+  | 'grants-changed';
 
 /** A root as it goes on the wire in a `roots/list` answer. */
 export interface WireRoot {
