@@ -389,6 +389,12 @@ export type ActivityCode =
   | 'config-changed'
   | 'grants-changed';
 
+/** One server's activity entry, in the history across servers (and the live `activity` event). */
+export interface ServerActivityEntry {
+  serverId: ServerId;
+  entry: ActivityEntry;
+}
+
 /** A root as it goes on the wire in a `roots/list` answer. */
 export interface WireRoot {
   uri: string;

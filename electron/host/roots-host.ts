@@ -18,6 +18,7 @@ import type {
   Registry,
   RootId,
   RootView,
+  ServerActivityEntry,
   ServerId,
   ServerStatus,
   ServerView,
@@ -187,6 +188,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
 
   activity(serverId: ServerId): ActivityEntry[] {
     return this.connection(serverId).log.list();
+  }
+
+  /** Every server's log, in the registry's server order (a removed server's log went with it). */
+  history(): ServerActivityEntry[] {
+    return this.model.current.servers.flatMap((server) => this.connections.get(server.id)?.log.list().map((entry) => ({ serverId: server.id, entry })) ?? []);
   }
 
   get registrySnapshot(): Registry {
