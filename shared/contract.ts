@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type {
   ActivityEntry,
   HostState,
+  ServerActivityEntry,
   RootView,
   ServerView,
   ServerId,
@@ -152,6 +153,8 @@ export const contract = {
     input: z.object({ serverId: id }).strict(),
     result: returns<ActivityEntry[]>(),
   },
+  /** Every server's activity log at once, each oldest first: the history across servers. */
+  'activity.history': { input: z.object({}).strict(), result: returns<ServerActivityEntry[]>() },
   /** Grants (with a mode, or keeping each pair's mode; new ones read-write) or revokes every pair. */
   'grants.set': {
     input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean(), mode: grantModeSchema.optional() }).strict(),

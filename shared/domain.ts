@@ -62,6 +62,12 @@ export interface Settings {
   theme: ThemePreference;
 }
 
+/**
+ * Who made a change to the registry, as the app names it in its activity: its own edits, the
+ * `mcp-roots` command line, or anything else that wrote the file (another copy of the app, a hand edit).
+ */
+export type ChangeSource = 'this-app' | 'cli' | 'other';
+
 /** What a server may do in a granted folder. Read-only is enforced only where the sandbox is. */
 export type GrantMode = 'read-write' | 'read-only';
 
@@ -311,7 +317,24 @@ export type ActivityKind =
   | 'stderr'
   | 'consent'
   | 'restart'
-  | 'info';
+  | 'info'
+  /** Its folders were granted, revoked or changed in mode (`grants` says which, `source` by whom). */
+  | 'grants';
+
+/** A folder in a grant change: its path, as the person reads it (home as ~), and its mode (after the change; a revoke's: before). */
+export interface ChangedFolder {
+  path: string;
+  shown: string;
+  mode: GrantMode;
+}
+
+/** What one registry change did to one server's grants. */
+export interface GrantChanges {
+  granted: ChangedFolder[];
+  revoked: ChangedFolder[];
+  /** Still granted, in a new mode. */
+  modeChanged: ChangedFolder[];
+}
 
 export interface ActivityEntry {
   seq: number;
@@ -329,6 +352,10 @@ export interface ActivityEntry {
   params?: Readonly<Record<string, string | number>> | undefined;
   /** An error entry for a failed start or connect: its words come from the failure's code. */
   failure?: ServerFailure | undefined;
+  /** A 'grants' entry: which folders, in which modes. */
+  grants?: GrantChanges | undefined;
+  /** A change a person made (grants, settings): who made it. */
+  source?: ChangeSource | undefined;
 }
 
 export type ActivityCode =
@@ -367,7 +394,14 @@ export type ActivityCode =
   | 'read-paced'
   | 'read-paused'
   | 'flood-closed'
-  | 'long-line';
+  | 'long-line'
+  | 'grants-changed';
+
+/** One server's activity entry, in the history across servers (and the live `activity` event). */
+export interface ServerActivityEntry {
+  serverId: ServerId;
+  entry: ActivityEntry;
+}
 
 /** A root as it goes on the wire in a `roots/list` answer. */
 export interface WireRoot {

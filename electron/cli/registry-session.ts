@@ -53,7 +53,7 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
     ]);
   // The OS keychain where there is one: secrets are sealed, and `status` says where each is kept.
   const secrets = await openRegistryCodec(configDir);
-  const editor = await RegistryEditor.open(configDir, { secrets });
+  const editor = await RegistryEditor.open(configDir, { secrets, writer: 'cli' });
   // One probe per folder per command: a command is over before a folder's state is worth a second look.
   const probed = new Map<string, RootAccess>();
   const accessOf = (rootId: RootId): RootAccess => {

@@ -1,8 +1,19 @@
 // A bounded log per server: a flood of roots requests keeps only the newest entries, and a run of
 // identical roots requests folds into one entry with a count (a server asking 5,000 times a
 // second must not evict everything else, nor allocate 5,000 entries).
-import type { ActivityEntry, ActivityKind, ServerFailure } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, ChangeSource, GrantChanges, ServerFailure } from '../../shared/domain.js';
 import { activityCode } from './activity-codes.js';
+import { SOURCE_TEXT } from './grant-changes.js';
+
+/** What an entry may carry besides its words. */
+export interface ActivityDetail {
+  /** An error entry for a failed start, worded by the UI from the failure's code. */
+  failure?: ServerFailure | undefined;
+  /** A grants entry: the folders and modes (the UI words it from these). */
+  grants?: GrantChanges | undefined;
+  /** Who made the change it tells; appended to the English, kept apart for the UI. */
+  source?: ChangeSource | undefined;
+}
 
 export const ACTIVITY_LIMIT = 300;
 /** Identical consecutive entries closer than this fold together. */
@@ -18,9 +29,10 @@ export class ActivityLog {
     this.ring = new Array<ActivityEntry | undefined>(limit);
   }
 
-  /** `failure`: an error entry for a failed start, worded by the UI from the failure's code. */
-  add(kind: ActivityKind, message: string, uris?: readonly string[], failure?: ServerFailure): ActivityEntry {
+  add(kind: ActivityKind, text: string, uris?: readonly string[], detail: ActivityDetail = {}): ActivityEntry {
+    const { failure, grants, source } = detail;
     const now = Date.now();
+    const message = source ? `${text.replace(/\.$/, '')}, ${SOURCE_TEXT[source]}.` : text;
     const lastIndex = (this.next - 1 + this.limit) % this.limit;
     const last = this.size > 0 ? this.ring[lastIndex] : undefined;
     if (last && last.kind === kind && last.message === message && last.uris === uris && now - last.at < FOLD_WINDOW_MS) {
@@ -30,8 +42,19 @@ export class ActivityLog {
       return folded;
     }
     // The server's own output is its words, never a code.
-    const coded = kind === 'stderr' || failure ? undefined : activityCode(message);
-    const entry: ActivityEntry = { seq: ++this.seq, at: now, kind, message, ...(uris ? { uris } : {}), ...coded, ...(failure ? { failure } : {}) };
+    // Coded from the words without their source: the UI words the source itself.
+    const coded = kind === 'stderr' || failure ? undefined : grants ? { code: 'grants-changed' as const } : activityCode(text);
+    const entry: ActivityEntry = {
+      seq: ++this.seq,
+      at: now,
+      kind,
+      message,
+      ...(uris ? { uris } : {}),
+      ...coded,
+      ...(failure ? { failure } : {}),
+      ...(grants ? { grants } : {}),
+      ...(source ? { source } : {}),
+    };
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.limit;
     this.size = Math.min(this.size + 1, this.limit);

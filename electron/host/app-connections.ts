@@ -1,7 +1,7 @@
 // The app's MCP client connections, one per server in the registry: created for new servers,
 // stopped for removed ones, restarted when a config change needs it, and told of roots changes
 // through the roots-change policy. It consumes registry and exposure snapshots; it never edits.
-import type { Registry, ServerId } from '../../shared/domain.js';
+import type { ChangeSource, Registry, ServerId } from '../../shared/domain.js';
 import type { ExposureChange } from './exposure-tracker.js';
 import { describeConfigChange, needsRestart } from './roots-change-policy.js';
 import { ServerConnection, type ConnectionHooks, type ConnectionOptions } from './server-connection.js';
@@ -26,8 +26,8 @@ export class AppConnections {
     return this.connections.get(serverId);
   }
 
-  /** Follows a registry snapshot. */
-  sync(next: Registry, reason?: string): SyncResult {
+  /** Follows a registry snapshot; `sourceOf` tells who changed a server's config (its entry says so). */
+  sync(next: Registry, sourceOf: (serverId: ServerId) => ChangeSource): SyncResult {
     const result: SyncResult = { created: [], restarted: new Set(), removed: [] };
     const nextIds = new Set(next.servers.map((server) => server.id));
     for (const [id, connection] of this.connections) {
@@ -49,7 +49,7 @@ export class AppConnections {
       if (before === server) continue;
       if (before.enabled !== server.enabled || needsRestart(before, server)) {
         result.restarted.add(server.id);
-        void connection.update(server, reason ?? describeConfigChange(before, server));
+        void connection.update(server, describeConfigChange(before, server), sourceOf(server.id));
       } else {
         connection.setRecord(server);
       }

@@ -10,6 +10,7 @@ import * as edits from './registry-edits.js';
 import { RegistryModel } from './registry-model.js';
 import type { StoreNotice } from './registry-store.js';
 import type { SecretCodec } from './secret-codec.js';
+import type { WriterKind } from './registry-writer.js';
 
 export interface AddedRoots {
   added: RootRecord[];
@@ -103,8 +104,9 @@ export class RegistryEditor extends RegistryCommands {
     super(model);
   }
 
-  static async open(configDir: string, options: { secrets?: SecretCodec } = {}): Promise<RegistryEditor> {
-    const model = new RegistryModel({ configDir, secrets: options.secrets });
+  /** `writer`: who the file will say wrote it (registry-writer.ts); none, and it names no one. */
+  static async open(configDir: string, options: { secrets?: SecretCodec; writer?: WriterKind } = {}): Promise<RegistryEditor> {
+    const model = new RegistryModel({ configDir, secrets: options.secrets, ...(options.writer ? { writer: options.writer } : {}) });
     const notices = await model.open();
     return new RegistryEditor(model, notices);
   }

@@ -8,20 +8,22 @@
 //   2. reads the file if another process changed it since our last look: that version, not our
 //      memory, is the base, so another process's edit is never lost;
 //   3. applies the queued edits in order on that base (an edit that throws is rejected alone);
-//   4. publishes the result (servers hear of a revoke before the disk is touched);
+//   4. publishes the result (servers hear of a revoke before the disk is touched), with the version
+//      another process wrote when there was one, so each part is told with who made it;
 //   5. writes the file, then releases the lock. A failed write publishes the file's version again
 //      and rejects the edits: memory, disk and what servers were told never disagree for long.
 // A flush without edits follows the file: a valid new version is published; an invalid one is
 // reported once and never overwritten silently (it is backed up before the next write replaces it);
 // a read that failed (EIO, EMFILE) is retried, not forgotten.
 import { EventEmitter } from 'node:events';
-import type { Registry } from '../../shared/domain.js';
+import type { ChangeSource, Registry } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { FolderWatch } from './folder-watch.js';
 import type { Edit } from './registry-edits.js';
 import { shareUnchanged } from './registry-sharing.js';
 import { CONFIG_FILE, RegistryContentError, RegistryStore, type StoreNotice } from './registry-store.js';
 import type { SecretCodec } from './secret-codec.js';
+import type { WriterKind } from './registry-writer.js';
 
 export type ChangeOrigin = 'load' | 'edit' | 'external' | 'revert';
 
@@ -29,6 +31,13 @@ export interface RegistryChange {
   registry: Registry;
   previous: Registry | undefined;
   origin: ChangeOrigin;
+  /** Who made it: this process ('this-app') for load, edit and revert; for 'external', what the file says. */
+  source: ChangeSource;
+  /**
+   * An edit that went on top of a version another process wrote since our last look: `previous` to
+   * `base` is that process's change (made by `source`), `base` to `registry` this one's.
+   */
+  rebased?: { base: Registry; source: ChangeSource } | undefined;
 }
 
 export interface RegistryModelOptions {
@@ -37,6 +46,8 @@ export interface RegistryModelOptions {
   secrets?: SecretCodec | undefined;
   /** 'follower' (a proxy, `status`): reads and follows the file, never writes it or takes its lock. */
   role?: 'writer' | 'follower';
+  /** Who this writer says it is in the file (registry-writer.ts): readers name the CLI's changes as such. */
+  writer?: WriterKind;
   /** Follow other processes' writes as they happen (off for one-shot CLI commands). */
   follow?: boolean;
   /** How often the file is looked at without an event (re-arms a watch that died). */
@@ -74,11 +85,13 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
   private ioRetries = 0;
   private ioTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Who wrote the version the current flush's edits go on (set by baseUnderLock). */
+  private baseSource: Exclude<ChangeSource, 'this-app'> = 'other';
 
   constructor(private readonly options: RegistryModelOptions) {
     super();
     this.setMaxListeners(100);
-    this.store = new RegistryStore(options.configDir, options.secrets);
+    this.store = new RegistryStore(options.configDir, options.secrets, options.writer);
   }
 
   /** The registry as last published. Throws before `open`. */
@@ -185,15 +198,17 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
     try {
       if (this.readOnlyReason) throw new CodedError('store-failed', this.readOnlyReason);
       release = await this.store.lock();
+      this.baseSource = 'other';
       const base = this.baseUnderLock();
+      const external = base !== this.registry;
       const outcome = applyEdits(base, edits);
       for (const { item, error } of outcome.failed) item.reject(error);
       if (outcome.registry === base) {
-        if (base !== this.registry) this.publish(base, 'external');
+        if (external) this.publish(base, 'external', this.baseSource);
         for (const { item, value } of outcome.done) item.resolve(value);
         return;
       }
-      this.publish(outcome.registry, 'edit');
+      this.publish(outcome.registry, 'edit', 'this-app', external ? { base, source: this.baseSource } : undefined);
       await this.options.beforePersist?.();
       try {
         for (const notice of await this.store.write(outcome.registry)) this.emit('notice', notice);
@@ -218,6 +233,7 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
       case 'read':
         this.noticeAll(check.notices);
         this.reportedFor = undefined;
+        this.baseSource = check.source;
         return shareUnchanged(this.registry, check.registry);
       case 'unchanged':
         // Seen before and invalid (a hand edit gone wrong): it is about to be replaced, keep it first.
@@ -255,7 +271,7 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
         if (this.readOnlyReason && this.options.role !== 'follower') this.readOnlyReason = undefined;
         this.noticeAll(check.notices);
         // What another process left as it was keeps its identity: caches downstream stay valid.
-        this.publish(shareUnchanged(this.registry, check.registry), 'external');
+        this.publish(shareUnchanged(this.registry, check.registry), 'external', check.source);
         if (this.options.role !== 'follower' && !this.store.viewsCurrent()) this.refreshViews();
         return;
       case 'io-error':
@@ -323,10 +339,10 @@ export class RegistryModel extends EventEmitter<RegistryModelEvents> {
     for (const notice of notices) this.emit('notice', notice);
   }
 
-  private publish(registry: Registry, origin: ChangeOrigin): void {
+  private publish(registry: Registry, origin: ChangeOrigin, source: ChangeSource = 'this-app', rebased?: RegistryChange['rebased']): void {
     const previous = this.registry;
     this.registry = registry;
-    this.emit('change', { registry, previous, origin });
+    this.emit('change', { registry, previous, origin, source, ...(rebased ? { rebased } : {}) });
   }
 }
 

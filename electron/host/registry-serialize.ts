@@ -12,6 +12,7 @@
 // - each server's grant list is encoded once per array.
 // The file is written from these pieces with one writev; nothing is concatenated.
 import type { Registry, RootRecord } from '../../shared/domain.js';
+import type { WriterStamp } from './registry-writer.js';
 
 /** A chunk ends after a root whose id hashes to 0 mod this: ~64 roots, ~18 KB per chunk on average. */
 const CHUNK_SPREAD = 64;
@@ -94,7 +95,8 @@ function grantsText(grants: Registry['grants']): string {
 }
 
 /** config.json's bytes, as pieces to write in order. */
-export function serializeToBuffers(registry: Registry): Buffer[] {
+/** `writtenBy`: who wrote it (registry-writer.ts), kept beside the registry's own keys. */
+export function serializeToBuffers(registry: Registry & { writtenBy?: WriterStamp }): Buffer[] {
   const { roots, grants, ...rest } = registry;
   // `grants` and `roots` go last, in that order, as placeholders in the small part: the only
   // '"grants": {}' and '"roots": []' outside strings (inside one the quotes would be escaped).
@@ -108,6 +110,6 @@ export function serializeToBuffers(registry: Registry): Buffer[] {
   ];
 }
 
-export function serialize(registry: Registry): string {
+export function serialize(registry: Registry & { writtenBy?: WriterStamp }): string {
   return Buffer.concat(serializeToBuffers(registry)).toString('utf8');
 }

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { z } from 'zod';
-import type { Notice, Registry } from '../../shared/domain.js';
+import type { ChangeSource, Notice, Registry } from '../../shared/domain.js';
 import { emptyRegistry, registrySchema, SCHEMA_VERSION } from '../../shared/registry-schema.js';
 import { CodedError } from '../../shared/result.js';
 import { acquireFileLock, acquireFileLockAsync } from './file-lock.js';
@@ -40,6 +40,7 @@ import {
 import { migrateRegistry } from './registry-migrations.js';
 import { RegistrySecrets } from './registry-secrets.js';
 import { serialize, serializeToBuffers } from './registry-serialize.js';
+import { newStamp, readStamp, sourceOf, type WriterKind, type WriterStamp } from './registry-writer.js';
 import type { SecretCodec } from './secret-codec.js';
 import { readViewsIndex, ServerViewsWriter, VIEWS_INDEX_FILE } from './server-views.js';
 
@@ -67,7 +68,8 @@ export class RegistryContentError extends CodedError {
 export type FileCheck =
   | { kind: 'unchanged' }
   | { kind: 'missing' }
-  | { kind: 'read'; registry: Registry; notices: StoreNotice[] }
+  /** `source`: who wrote this version (registry-writer.ts). */
+  | { kind: 'read'; registry: Registry; notices: StoreNotice[]; source: Exclude<ChangeSource, 'this-app'> }
   /** Present but not a registry: invalid JSON or schema, a newer version, not a regular file. */
   | { kind: 'unreadable'; error: RegistryContentError | RegistryReadError; text?: string }
   /** Reading failed for a reason that may pass (EIO, EMFILE): look again later. */
@@ -94,10 +96,14 @@ export class RegistryStore {
    * write that replaces it can back it up first, however long after it was seen.
    */
   invalidOnDisk: { text: string; reason: string } | undefined;
+  /** The writer stamp of the version our memory holds: a later version that kept it was not written by us or our peers. */
+  private seenStampId: string | undefined;
 
   constructor(
     readonly configDir: string,
     secrets?: SecretCodec,
+    /** Stamps each write with who wrote it (registry-writer.ts); none: the file says no one (a test's "other process"). */
+    private readonly writer?: WriterKind,
   ) {
     this.path = path.join(configDir, CONFIG_FILE);
     this.lockPath = `${this.path}.lock`;
@@ -185,7 +191,7 @@ export class RegistryStore {
   /** Start-up repairs: config.json (synchronously, under the lock), then the views of it. */
   private writeSync(disk: Registry): void {
     const previous = this.signature;
-    this.signature = writeFileAtomicSync(this.path, serialize(disk));
+    this.signature = writeFileAtomicSync(this.path, serialize(this.stamped(disk)));
     this.views.write(disk, this.signature, previous);
   }
 
@@ -300,11 +306,13 @@ export class RegistryStore {
       const parsed = this.parse(read.text);
       this.signature = read.signature;
       this.invalidOnDisk = undefined;
+      const source = sourceOf(parsed.stamp, this.seenStampId);
+      this.seenStampId = parsed.stamp?.id;
       const notices = [...parsed.notices];
       if (parsed.migratedFrom !== undefined) {
         notices.push({ level: 'info', code: 'store-migrated', message: `The registry was upgraded from schema ${parsed.migratedFrom}.` });
       }
-      return { kind: 'read', registry: parsed.registry, notices };
+      return { kind: 'read', registry: parsed.registry, notices, source };
     } catch (error) {
       // Content that will never parse is recorded as seen: looked at again only when it changes.
       this.signature = read.signature;
@@ -341,7 +349,7 @@ export class RegistryStore {
     const previous = this.signature;
     const disk = this.toDisk(registry, notices);
     try {
-      this.signature = await writeFileAtomic(this.path, serializeToBuffers(disk));
+      this.signature = await writeFileAtomic(this.path, serializeToBuffers(this.stamped(disk)));
       this.invalidOnDisk = undefined;
     } catch (error) {
       throw new CodedError('store-failed', `Could not save the registry: ${(error as Error).message}`);
@@ -350,8 +358,15 @@ export class RegistryStore {
     return notices;
   }
 
+  /** The bytes' content: the registry and, when we write as someone, who wrote it (a fresh id each time). */
+  private stamped(disk: Registry): Registry & { writtenBy?: WriterStamp } {
+    const stamp = this.writer ? newStamp(this.writer) : undefined;
+    this.seenStampId = stamp?.id;
+    return stamp ? { ...disk, writtenBy: stamp } : disk;
+  }
+
   /** Parses a file's text and opens its secrets (what cannot be opened stays sealed). */
-  private parse(raw: string): { registry: Registry; migratedFrom?: number; notices: StoreNotice[] } {
+  private parse(raw: string): { registry: Registry; migratedFrom?: number; stamp?: WriterStamp | undefined; notices: StoreNotice[] } {
     const parsed = parseRegistry(raw);
     if (!this.secrets) return { ...parsed, notices: [] };
     return { ...parsed, ...this.secrets.open(parsed.registry) };
@@ -374,7 +389,7 @@ export class RegistryStore {
 }
 
 /** Parses and validates a registry file's text; throws a RegistryContentError saying why not. */
-export function parseRegistry(raw: string): { registry: Registry; migratedFrom?: number } {
+export function parseRegistry(raw: string): { registry: Registry; migratedFrom?: number; stamp?: WriterStamp | undefined } {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -392,7 +407,9 @@ export function parseRegistry(raw: string): { registry: Registry; migratedFrom?:
     throw new RegistryContentError('invalid', `schema violation at ${first?.instancePath || '(root)'}: ${first?.message}`);
   }
   const registry = stripUnknown(migrated.data);
-  return migrated.migratedFrom === undefined ? { registry } : { registry, migratedFrom: migrated.migratedFrom };
+  // Who wrote it is read apart from the registry: a stamp this version cannot read is no stamp.
+  const stamp = readStamp(migrated.data);
+  return { registry, stamp, ...(migrated.migratedFrom === undefined ? {} : { migratedFrom: migrated.migratedFrom }) };
 }
 
 /** Keeps only the registry's own keys (a file may carry others, e.g. electron-store's __internal__). */

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { AddRootsResult, UndoTicket } from '../../shared/contract.js';
 import type {
   ActivityEntry,
+  ChangeSource,
   GrantMode,
   HostEnvironment,
   HostState,
@@ -17,6 +18,7 @@ import type {
   Registry,
   RootId,
   RootView,
+  ServerActivityEntry,
   ServerId,
   ServerStatus,
   ServerView,
@@ -29,6 +31,7 @@ import { AppConnections } from './app-connections.js';
 import { appStatusFile, type AppKind, type AppStatus } from './app-status.js';
 import { ConsentRequests } from './consent-requests.js';
 import { ExposureTracker, type ExposureChange } from './exposure-tracker.js';
+import { describeGrantChanges, grantChanges } from './grant-changes.js';
 import { HostStateView } from './host-state.js';
 import { ProxyWatch } from './proxy-watch.js';
 import { RefetchWaiters } from './refetch-waiters.js';
@@ -97,6 +100,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
       configDir: options.configDir,
       secrets: options.secrets,
       follow: true,
+      writer: options.publishStatusAs === 'serve' ? 'serve' : 'app',
       ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),
       beforePersist: () => this.refetch.wait(this.lastReached, REFETCH_GRACE_MS),
     });
@@ -184,6 +188,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
 
   activity(serverId: ServerId): ActivityEntry[] {
     return this.connection(serverId).log.list();
+  }
+
+  /** Every server's log, in the registry's server order (a removed server's log went with it). */
+  history(): ServerActivityEntry[] {
+    return this.model.current.servers.flatMap((server) => this.connections.get(server.id)?.log.list().map((entry) => ({ serverId: server.id, entry })) ?? []);
   }
 
   get registrySnapshot(): Registry {
@@ -292,16 +301,30 @@ export class RootsHost extends EventEmitter<HostEvents> {
 
   // ---- the one path of every registry change -------------------------------------------------
 
-  private registryChanged({ registry, origin }: RegistryChange): void {
-    const reason = origin === 'external' ? 'The registry was changed outside the app.' : undefined;
-    const sync = this.connections.sync(registry, reason);
+  private registryChanged(change: RegistryChange): void {
+    const { registry, origin } = change;
+    const sync = this.connections.sync(registry, (serverId) => configSource(change, serverId));
     for (const id of sync.removed) this.refetch.forget(id);
+    // Before the servers are told: the log reads what changed, by whom, then how it reached them.
+    if (origin !== 'load') this.logGrantChanges(change);
     this.consent.settle(registry);
     // Restarted servers will ask afresh; telling them as well would only add noise.
     this.lastReached = this.exposureChanged(this.tracker.update(registry), sync.restarted);
     // New connections start after the exposure is computed, so their first answer is right.
     for (const connection of sync.created) connection.start();
     this.stateView.changed();
+  }
+
+  /** One 'grants' entry per server whose grants changed, with the folders, their modes and who changed them. */
+  private logGrantChanges({ previous, registry, source, rebased }: RegistryChange): void {
+    const parts = rebased
+      ? [{ changes: grantChanges(previous, rebased.base), source: rebased.source }, { changes: grantChanges(rebased.base, registry), source }]
+      : [{ changes: grantChanges(previous, registry), source }];
+    for (const part of parts) {
+      for (const [serverId, changes] of part.changes) {
+        this.connections.get(serverId)?.addActivity('grants', `${describeGrantChanges(changes)}.`, undefined, { grants: changes, source: part.source });
+      }
+    }
   }
 
   /** Applies the roots-change policy to every server whose view changed; returns those it reached. */
@@ -360,4 +383,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
     if (!connection) throw new CodedError('not-found', `No server with id ${serverId}.`);
     return connection;
   }
+}
+
+/** Who changed a server's config: in an edit rebased on another process's version, that process when its version changed the server. */
+function configSource({ previous, source, rebased }: RegistryChange, serverId: ServerId): ChangeSource {
+  if (!rebased) return source;
+  const find = (registry: Registry | undefined) => registry?.servers.find((server) => server.id === serverId);
+  return find(rebased.base) !== find(previous) ? rebased.source : source;
 }

@@ -2,9 +2,9 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { ActivityEntry, ActivityKind, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, ChangeSource, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
-import { ActivityLog } from './activity-log.js';
+import { ActivityLog, type ActivityDetail } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
 import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
@@ -133,12 +133,15 @@ export class ServerConnection {
     void this.connect();
   }
 
-  /** Applies a new config. Capabilities are fixed at connect, so any change means a reconnect. */
-  async update(record: ServerRecord, reason: string): Promise<void> {
+  /**
+   * Applies a new config. Capabilities are fixed at connect, so any change means a reconnect.
+   * `source`: who changed the config (absent for the app's own restarts).
+   */
+  async update(record: ServerRecord, reason: string, source?: ChangeSource): Promise<void> {
     const transportChanged = JSON.stringify(record.transport) !== JSON.stringify(this.record.transport);
     this.record = record;
     if (transportChanged) this.eraVerdict = undefined;
-    this.addActivity('restart', reason);
+    this.addActivity('restart', reason, undefined, source ? { source } : undefined);
     await this.stop();
     this.start();
   }
@@ -318,7 +321,7 @@ export class ServerConnection {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
         const failure: ServerFailure = { code: 'sealed-secret', message: error.message };
-        this.addActivity('error', error.message, undefined, failure);
+        this.addActivity('error', error.message, undefined, { failure });
         this.setStatus({ state: 'error', error: error.message, failure, pid: undefined });
         return;
       }
@@ -374,7 +377,7 @@ export class ServerConnection {
           stderr: this.sandbox.stderrTail,
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,
         });
-      this.addActivity('error', failure.message, undefined, failure);
+      this.addActivity('error', failure.message, undefined, { failure });
       this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
       this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
       return;
@@ -449,7 +452,7 @@ export class ServerConnection {
   }
 
   private fail(generation: number, failure: ServerFailure, hold?: HoldReason): void {
-    this.addActivity('error', failure.message, undefined, failure);
+    this.addActivity('error', failure.message, undefined, { failure });
     this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
     this.afterFailure(generation, hold);
   }
@@ -533,8 +536,8 @@ export class ServerConnection {
     });
   }
 
-  addActivity(kind: ActivityKind, text: string, uris?: readonly string[], failure?: ServerFailure): void {
-    const entry = this.log.add(kind, text, uris, failure);
+  addActivity(kind: ActivityKind, text: string, uris?: readonly string[], detail?: ActivityDetail): void {
+    const entry = this.log.add(kind, text, uris, detail);
     this.hooks.activity(this.record.id, entry);
   }
 

@@ -224,7 +224,8 @@ export class ServerViewSource extends EventEmitter<{ change: [RegistryChange]; n
     }
     this.registry = registry;
     this.hash = hash;
-    this.emit('change', { registry: this.registry, previous, origin });
+    // A proxy never writes and words no change by its maker: anything outside it is 'other'.
+    this.emit('change', { registry: this.registry, previous, origin, source: origin === 'external' ? 'other' : 'this-app' });
     return notices;
   }
 }

@@ -43,7 +43,7 @@ export async function runImport(options: RunImportOptions): Promise<number> {
   let editor: RegistryEditor | undefined;
   try {
     const sources = importSources(options);
-    editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir) });
+    editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir), writer: 'cli' });
     const preview = await previewImport(sources, editor.registry);
     if (!options.apply) {
       out.write(options.json ? `${JSON.stringify(maskPreview(preview), null, 2)}\n` : `${formatPreview(sources, preview)}\n`);
@@ -98,7 +98,7 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     if (options.launcher !== undefined && options.launcher !== 'node' && options.launcher !== 'path') {
       throw new CodedError('invalid-input', '--launcher is node or path.');
     }
-    editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir) });
+    editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir), writer: 'cli' });
     const registry = editor.registry;
     const records = options.servers.map((ref) => findServerRef(registry, ref));
     const file = options.file ?? defaultHostFile(options.host, options.workspace);

@@ -17,6 +17,7 @@ import './styles/sandbox.css';
 import './styles/dialog.css';
 import './styles/import.css';
 import './styles/short-window.css';
+import './styles/history.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');

@@ -55,7 +55,7 @@ describe('activity log', () => {
     // Filter: only connection events (here, being switched off).
     await page.getByLabel('Show', { exact: true }).selectOption('connection');
     await waitFor(async () => (await log.getByRole('listitem').filter({ hasText: 'GITHUB_TOKEN' }).count()) === 0, { what: 'output filtered out' });
-    expect(await log.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/Restart.*Switched off\./)]);
+    expect(await log.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/Restart.*Switched off, from this app\./)]);
     await page.getByLabel('Show', { exact: true }).selectOption('all');
 
     // Copy: the whole log as text, oldest first, with the count.

@@ -23,7 +23,7 @@ export const ACTIVITY_FILTERS: ActivityFilter[] = ['all', 'problems', 'folders',
 
 const FILTER_KINDS: Record<Exclude<ActivityFilter, 'all'>, ReadonlySet<ActivityKind>> = {
   problems: new Set(['error', 'stderr']),
-  folders: new Set(['roots-request', 'list-changed', 'consent']),
+  folders: new Set(['roots-request', 'list-changed', 'consent', 'grants']),
   connection: new Set(['connect', 'disconnect', 'restart', 'info']),
 };
 

@@ -1,6 +1,6 @@
 // An activity entry's words in the person's language, from its code (or its failure's code). The
 // host's English is the fallback: a library's message has no code and is shown as written.
-import type { ActivityCode, ActivityEntry } from '../../../shared/domain.js';
+import type { ActivityCode, ActivityEntry, ChangedFolder, ChangeSource, GrantChanges } from '../../../shared/domain.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Translate } from '../i18n/translate.js';
 import { failureWords } from './server-failure-text.js';
@@ -42,9 +42,37 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'read-paused': 'activityMsg.readPaused',
   'flood-closed': 'activityMsg.floodClosed',
   'long-line': 'activityMsg.longLine',
+  'grants-changed': 'activityMsg.granted',
+};
+
+const SOURCE_KEYS: Record<ChangeSource, MessageKey> = {
+  'this-app': 'activitySource.thisApp',
+  cli: 'activitySource.cli',
+  other: 'activitySource.other',
 };
 
 export function activityMessage(t: Translate, entry: ActivityEntry): string {
+  const what = activityWhat(t, entry);
+  if (!entry.source) return what;
+  // The message's own full stop gives way to the source's: "Switched off, from the CLI."
+  return t('activityMsg.withSource', { what: what.replace(/[.。]$/, ''), source: t(SOURCE_KEYS[entry.source]) });
+}
+
+/** "Granted ~/code/a (read-only); revoked ~/b (read-write)" in the person's language. */
+export function grantChangesText(t: Translate, changes: GrantChanges): string {
+  const list = (folders: readonly ChangedFolder[]) =>
+    folders
+      .map((folder) => t('activityMsg.folderMode', { path: folder.shown, mode: t(folder.mode === 'read-only' ? 'grantMode.readOnly' : 'grantMode.readWrite') }))
+      .join(t('activityMsg.listSeparator'));
+  const parts: string[] = [];
+  if (changes.granted.length > 0) parts.push(t('activityMsg.granted', { folders: list(changes.granted) }));
+  if (changes.revoked.length > 0) parts.push(t('activityMsg.revoked', { folders: list(changes.revoked) }));
+  if (changes.modeChanged.length > 0) parts.push(t('activityMsg.modeChanged', { folders: list(changes.modeChanged) }));
+  return parts.join(t('activityMsg.partSeparator'));
+}
+
+function activityWhat(t: Translate, entry: ActivityEntry): string {
+  if (entry.grants) return grantChangesText(t, entry.grants);
   if (entry.failure) {
     const { lead, hint } = failureWords(t, entry.failure);
     return hint ? `${lead} ${hint}` : lead;

@@ -21,6 +21,7 @@ export const kindKey: Record<ActivityKind, MessageKey> = {
   consent: 'activity.consent',
   restart: 'activity.restart',
   info: 'activity.info',
+  grants: 'activity.grants',
 };
 
 const filterKey: Record<ActivityFilter, MessageKey> = {

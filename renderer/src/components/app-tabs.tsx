@@ -1,9 +1,9 @@
-// The three screens as ARIA tabs: arrow keys move between tabs, Tab moves into the panel.
+// The four screens as ARIA tabs: arrow keys move between tabs, Tab moves into the panel.
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n-context.js';
 
-export type TabId = 'roots' | 'access' | 'servers';
-export const TAB_IDS: TabId[] = ['roots', 'access', 'servers'];
+export type TabId = 'roots' | 'access' | 'servers' | 'history';
+export const TAB_IDS: TabId[] = ['roots', 'access', 'servers', 'history'];
 
 export interface TabInfo {
   id: TabId;

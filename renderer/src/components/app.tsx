@@ -10,7 +10,8 @@ import { AccessPanel } from './access-panel.js';
 import { AppTabs, type TabId, type TabInfo } from './app-tabs.js';
 import { ConnectionBanner } from './connection-banner.js';
 import { ConsentSummary } from './consent-summary.js';
-import { FolderIcon, GridIcon, ServerIcon, ShieldIcon } from './icons.js';
+import { FolderIcon, GridIcon, HistoryIcon, ServerIcon, ShieldIcon } from './icons.js';
+import { HistoryPanel } from './history-panel.js';
 import { InlineError } from './inline-error.js';
 import { NoticeList } from './notice-list.js';
 import { PreferencesBar } from './preferences-bar.js';
@@ -88,6 +89,7 @@ function Workspace() {
         count: servers.length,
         attention: servers.some((server) => server.status.state === 'error'),
       },
+      { id: 'history', label: t('tabs.history'), icon: <HistoryIcon /> },
     ],
     [t, roots, servers],
   );
@@ -127,6 +129,7 @@ function Workspace() {
           {tab === 'roots' && <RootsPanel />}
           {tab === 'access' && <AccessPanel onNavigate={setTab} />}
           {tab === 'servers' && <ServersPanel selectedId={serverId} onSelect={setServerId} />}
+          {tab === 'history' && <HistoryPanel />}
         </div>
       </main>
       <UndoToast />

@@ -126,3 +126,11 @@ export const ContrastIcon = (p: IconProps) => (
     <path d="M12 3v18a9 9 0 0 0 0-18z" fill="currentColor" />
   </Icon>
 );
+
+export const HistoryIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
+    <path d="M3 3v5h5" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);

@@ -76,7 +76,7 @@ describe('activityCode', () => {
     expect(log.add('restart', 'Disabled.').code).toBe('config-disabled');
     expect(log.add('stderr', 'Disabled.').code).toBeUndefined();
     const failure = { code: 'exited' as const, message: 'exited with code 1', exitCode: 1 };
-    const entry = log.add('error', 'exited with code 1', undefined, failure);
+    const entry = log.add('error', 'exited with code 1', undefined, { failure });
     expect(entry.failure).toEqual(failure);
     expect(entry.code).toBeUndefined();
   });
