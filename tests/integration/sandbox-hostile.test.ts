@@ -68,6 +68,11 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
         // The python3 helper ran: its refusals are the kernel's, not a missing interpreter.
         expect(facts.outcomes['keyctl(session keyring)']).toBe('ERROR Function not implemented');
         expect(facts).toMatchObject({ registryStillConfines: true, gitConfigUntouched: true, hooksEmpty: true, dataFolderInPlace: true });
+        // Class 8: the limits are in force (read by the self-check from /proc/<pid>/limits); root's tasks the kernel never limits, and the detail says so.
+        if (route === 'app') {
+          expect(facts.selfCheck.detail).toMatch(/data 8 GiB per process/);
+          expect(facts.selfCheck.detail).toMatch(facts.uid === 0 ? /tasks NOT limited/ : /tasks \d+ for this user/);
+        }
       }, 180_000);
     }
   }

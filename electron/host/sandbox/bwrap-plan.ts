@@ -23,6 +23,7 @@
 // created at the top of the tree.
 import path from 'node:path';
 import type { HostLayout } from './host-layout.js';
+import { prlimitPrefix, type ResourceLimits } from './resource-limits.js';
 import { isWithin, type ConfinementInput, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 
 export interface BwrapPlanInput extends ConfinementInput {
@@ -42,6 +43,8 @@ export interface BwrapPlanInput extends ConfinementInput {
   protectedPaths?: readonly string[] | undefined;
   /** Load the seccomp filter (seccomp-filter.ts) from the descriptor after the mounts'. */
   seccomp?: boolean | undefined;
+  /** Tasks, memory and /tmp limits (resource-limits.ts); none when absent. */
+  limits?: ResourceLimits | undefined;
 }
 
 export interface BwrapPlan {
@@ -160,7 +163,9 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // and a server of an app run as root is host uid 0 to their permission check (it could set
   // kernel.core_pattern, which the kernel runs as full root).
   args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
-  args.push('--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--dev', '/dev');
+  if (input.limits) args.push('--size', String(input.limits.tmpBytes));
+  args.push('--tmpfs', '/tmp');
   mounts.push({ path: '/proc', writable: false, purpose: 'system' }, { path: '/proc/sys', writable: false, purpose: 'system' });
   mounts.push({ path: '/dev', writable: false, purpose: 'system' }, { path: '/tmp', writable: true, purpose: 'tmp' });
 
@@ -196,9 +201,11 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
   args.push('--chdir', chdir, '--', input.command, ...input.args);
 
+  // prlimit sets the limits and execs bwrap in place: the same pid, inherited by every process inside.
+  const [launcher, ...prefix] = input.limits ? prlimitPrefix(input.limits) : [];
   return {
-    command: input.bwrap,
-    args,
+    command: launcher ?? input.bwrap,
+    args: launcher ? [...prefix, input.bwrap, ...args] : args,
     env: { ...input.env, HOME: input.home, TMPDIR: input.tmp },
     mounts,
     descriptors,

@@ -33,6 +33,7 @@ import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
 import { protectedPaths } from './protected-paths.js';
+import { resourceLimits } from './resource-limits.js';
 import { sandboxSupport } from './probe-cache.js';
 import type { SandboxSupport } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
@@ -152,6 +153,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
 
   let identities = new Map<string, PathIdentity>();
   const filterRules: SeccompRules = { denyUnixSockets: true };
+  const limits = resourceLimits();
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: SandboxMount[];
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
@@ -173,6 +175,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       network: options.network,
       protectedPaths: protectedPaths({ writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() }),
       seccomp: filter !== undefined,
+      limits,
     });
     spawn = plan;
     mounts = plan.mounts;
@@ -207,7 +210,15 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
-      return selfCheck({ pid, mounts, identities, seccomp: spawn.args.includes('--seccomp'), denyUnixSockets: filterRules.denyUnixSockets, ...defaultCheckedDirs(dataDir) });
+      return selfCheck({
+        pid,
+        mounts,
+        identities,
+        seccomp: spawn.args.includes('--seccomp'),
+        denyUnixSockets: filterRules.denyUnixSockets,
+        limits: support.kind === 'bwrap' ? limits : undefined,
+        ...defaultCheckedDirs(dataDir),
+      });
     },
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts, hostFacts);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import type { PathIdentity } from './mount-descriptors.js';
+import { readLimit, type ResourceLimits } from './resource-limits.js';
 import { isWithin, type SandboxMount } from './sandbox-types.js';
 
 export interface SelfCheckInput {
@@ -29,6 +30,8 @@ export interface SelfCheckInput {
   seccomp?: boolean | undefined;
   /** Its filter refuses socket(AF_UNIX) (seccomp-filter.ts): the detail says which. */
   denyUnixSockets?: boolean | undefined;
+  /** The limits it was started with (resource-limits.ts): each must be in force. */
+  limits?: ResourceLimits | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -161,6 +164,8 @@ export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = 
     const field = (name: string) => new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1];
     if (field('NoNewPrivs') !== '1') return fail('the server may gain privileges (no_new_privs is not set)');
     if (input.seccomp && field('Seccomp') !== '2') return fail('the server runs without its seccomp filter');
+    const limits = limitsText(input.limits, fs.readFileSync(`/proc/${target}/limits`, 'utf8'));
+    if (limits.failed) return fail(limits.failed);
     return {
       verified: true,
       at,
@@ -168,13 +173,25 @@ export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = 
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, each the folder that was checked; ` +
         `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
-        `/proc/sys read-only; ${!input.seccomp ? 'no seccomp filter on this architecture' : input.denyUnixSockets === false ? 'seccomp filter on (keyrings, mount calls refused; Unix sockets ALLOWED)' : 'seccomp filter on (keyrings, mount calls, Unix sockets refused)'}`,
+        `/proc/sys read-only; ${limits.text}; ${!input.seccomp ? 'no seccomp filter on this architecture' : input.denyUnixSockets === false ? 'seccomp filter on (keyrings, mount calls refused; Unix sockets ALLOWED)' : 'seccomp filter on (keyrings, mount calls, Unix sockets refused)'}`,
     };
   } catch (error) {
     return fail(`self-check failed: ${(error as Error).message}`);
   } finally {
     for (const sentinel of planted) fs.rmSync(sentinel, { force: true });
   }
+}
+
+/** Whether the planned limits are in force, and their words for the detail. */
+function limitsText(limits: ResourceLimits | undefined, procLimits: string): { text: string; failed?: string } {
+  if (!limits?.prlimit) return { text: 'tasks and memory not limited (no prlimit)' };
+  const data = readLimit(procLimits, 'Max data size');
+  if (data !== limits.dataBytes) return { text: '', failed: `its data limit is ${data ?? 'unlimited'}, planned ${limits.dataBytes}` };
+  const gib = (bytes: number) => `${Math.round(bytes / 1024 ** 3)} GiB`;
+  if (limits.tasks === undefined) return { text: `data ${gib(data)} per process; tasks NOT limited (the kernel does not limit root's)` };
+  const tasks = readLimit(procLimits, 'Max processes');
+  if (tasks !== limits.tasks) return { text: '', failed: `its task limit is ${tasks ?? 'unlimited'}, planned ${limits.tasks}` };
+  return { text: `data ${gib(data)} per process; tasks ${tasks} for this user` };
 }
 
 function listing(dir: string): string[] {

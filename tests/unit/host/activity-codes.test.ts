@@ -49,7 +49,8 @@ describe('activityCode', () => {
   it('codes the sandbox’s and the read limits’ messages', () => {
     const verified =
       "Sandbox verified: pid 4242: 3 sentinel(s) and 5 file(s) of HOME outside the grants not visible; 2 root(s) mounted with their grant's mode, each the folder that was checked; " +
-      '7 protected path(s) read-only; 3 folder(s) above the data folder and protected paths pinned; /proc/sys read-only; seccomp filter on (keyrings, mount calls, Unix sockets refused)';
+      '7 protected path(s) read-only; 3 folder(s) above the data folder and protected paths pinned; /proc/sys read-only; data 8 GiB per process; tasks 1218 for this user; ' +
+      'seccomp filter on (keyrings, mount calls, Unix sockets refused)';
     expect(activityCode(verified)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7 } });
     // Without the filter (an architecture it does not cover) the entry says so in the host's words, never "verified" in a translation that claims it.
     expect(activityCode(verified.replace(/seccomp filter on.*$/, 'no seccomp filter on this architecture'))).toBeUndefined();
