@@ -3,7 +3,8 @@
 // Inside, the server sees one tree built on an empty, read-only tmpfs, every path at its own host
 // path (so errors, roots and `${roots}` arguments mean the same inside and out):
 //   system runtime (ro) · its own program (ro) · each effective root (ro or rw per grant) ·
-//   a private HOME and TMPDIR (rw, kept on disk) · a fresh /proc, a minimal /dev, an empty /tmp.
+//   a private HOME and TMPDIR (rw, kept on disk; TMPDIR seen at /tmp/.private) · a fresh /proc,
+//   a minimal /dev, an empty /tmp.
 //
 // Taken from Flatpak (common/flatpak-run.c): merged-/usr top-level folders recreated as symlinks
 // (`--symlink usr/lib /lib`), a hand-picked /etc instead of the host's, --die-with-parent,
@@ -94,6 +95,9 @@ function rootMounts(roots: readonly GrantedFolder[]): GrantedFolder[] {
   }
   return [...byPath.values()].sort((a, b) => byDepthThenPath(a.path, b.path));
 }
+
+/** Where the private temp folder is seen inside, and TMPDIR: short enough for Unix socket paths below it. */
+export const PRIVATE_TMP = '/tmp/.private';
 
 /** The first descriptor bwrap gets (0-2 are the server's stdio). */
 export const FIRST_DESCRIPTOR = 3;
@@ -190,7 +194,13 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   }
 
   bind('--bind', input.home, { writable: true, purpose: 'home' });
-  if (input.tmp !== input.home) bind('--bind', input.tmp, { writable: true, purpose: 'tmp' });
+  // The private temp folder (TMPDIR) at a short path: a Unix socket's path has at most 107 bytes,
+  // and Chromium's `<data>/sandbox/servers/<uuid>/tmp/org.chromium.Chromium.XXXXXX/SingletonSocket`
+  // had 122 (it aborted). Still private and kept on disk. Inside the fresh /tmp, not onto /tmp
+  // itself: mount points for roots under /tmp would be left in it, and a revoked folder would
+  // still exist, empty, at its next start.
+  args.push('--bind', input.tmp, PRIVATE_TMP);
+  mounts.push({ path: PRIVATE_TMP, writable: true, purpose: 'tmp' });
   // Read-only once the mount points below them exist (a remount does not reach the mounts below).
   if (exposesDataDir) args.push('--remount-ro', input.dataDir);
   args.push('--remount-ro', '/');
@@ -206,7 +216,7 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   return {
     command: launcher ?? input.bwrap,
     args: launcher ? [...prefix, input.bwrap, ...args] : args,
-    env: { ...input.env, HOME: input.home, TMPDIR: input.tmp },
+    env: { ...input.env, HOME: input.home, TMPDIR: PRIVATE_TMP },
     mounts,
     descriptors,
     seccomp,

@@ -29,6 +29,7 @@ import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandb
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
 import { planBwrap } from './bwrap-plan.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
+import { launchEnvironment } from './launch-environment.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
@@ -150,14 +151,21 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     visibleInside: (p) => roots.some((root) => isWithin(p, root.path)),
   });
   const programPaths = pkg ? [...program.paths, pkg.packageDir] : program.paths;
+  const launch = launchEnvironment({ env: config.env, pathEnv, packageDir: pkg?.packageDir, programPaths, home });
+  const serverEnv = { ...config.env, ...launch.env };
+  const notes = launch.notes;
 
   let identities = new Map<string, PathIdentity>();
-  const filterRules: SeccompRules = { denyUnixSockets: true };
+  const filterRules: SeccompRules = { denyUnixSockets: options.network };
   const limits = resourceLimits();
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: SandboxMount[];
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
+    // Unix sockets are refused where they could reach outside: with the host's network namespace
+    // shared, abstract names (X11, D-Bus, the Secret Service) are one socket() away. A server with
+    // network off has a namespace of its own, where abstract names are its own: there Chromium (its
+    // singleton socket, its zygote) and language servers get them.
     const filter = seccompFilter(filterRules);
     const plan = planBwrap({
       bwrap: support.launcher,
@@ -165,7 +173,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       layout: options.layout ?? hostLayout(),
       command: program.command,
       args: program.args,
-      env: config.env,
+      env: serverEnv,
       cwd: config.cwd,
       programPaths,
       roots,
@@ -196,7 +204,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     };
   } else {
     const profile = seatbeltProfile({ programPaths, roots, home, tmp, dataDir, network: options.network, userHome: os.homedir() });
-    spawn = { command: support.launcher, args: ['-p', profile, program.command, ...program.args], env: { ...config.env, HOME: home, TMPDIR: tmp } };
+    spawn = { command: support.launcher, args: ['-p', profile, program.command, ...program.args], env: { ...serverEnv, HOME: home, TMPDIR: tmp } };
     mounts = [];
   }
 
@@ -217,6 +225,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         seccomp: spawn.args.includes('--seccomp'),
         denyUnixSockets: filterRules.denyUnixSockets,
         limits: support.kind === 'bwrap' ? limits : undefined,
+        notes,
         ...defaultCheckedDirs(dataDir),
       });
     },

@@ -14,7 +14,10 @@ export const RUNTIME_TOP_LEVEL = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '
  *   hosts, host.conf, resolv.conf, gai.conf;
  * - TLS: ssl (Debian; openssl.cnf and certs), pki and crypto-policies (Fedora), ca-certificates;
  * - Debian's alternatives (python3, editor… are symlinks through it), localtime and timezone
- *   (logs in local time), os-release (some runtimes report it), mime.types.
+ *   (logs in local time), os-release (some runtimes report it), mime.types;
+ * - browsers and programs that draw text: fonts (fontconfig's configuration; a screenshot with no
+ *   fonts has no text), chromium.d and chromium (Debian's /usr/bin/chromium wrapper sources
+ *   chromium.d and aborts without it; its policies), gitconfig (git's system settings).
  * Flatpak binds or regenerates the same families; sandbox-runtime binds all of / read-only instead,
  * which is what we avoid: a server running as root would read /etc/shadow.
  */
@@ -39,6 +42,10 @@ export const ETC_ALLOWED = [
   'timezone',
   'os-release',
   'mime.types',
+  'fonts',
+  'chromium.d',
+  'chromium',
+  'gitconfig',
 ] as const;
 
 export type TopLevelEntry = { path: string; symlinkTo: string } | { path: string; directory: true };

@@ -32,6 +32,8 @@ export interface SelfCheckInput {
   denyUnixSockets?: boolean | undefined;
   /** The limits it was started with (resource-limits.ts): each must be in force. */
   limits?: ResourceLimits | undefined;
+  /** What the app set up for this server beyond its grants (a data path), said in the detail. */
+  notes?: readonly string[] | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -66,6 +68,14 @@ export function confinedProcesses(pid: number): number[] {
   return found;
 }
 
+function exeOf(pid: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Mount points and their options, from a mountinfo file (octal escapes decoded). */
 export function parseMountinfo(text: string): Map<string, string[]> {
   const result = new Map<string, string[]>();
@@ -86,36 +96,36 @@ export function parseMountinfo(text: string): Map<string, string[]> {
  */
 async function sandboxedCommand(pid: number, timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
-  const launcher = programOf(pid);
   for (;;) {
     const confined = confinedProcesses(pid);
-    // The command must have exec'd: between bwrap's fork and its exec the child is still bwrap,
-    // without the seccomp filter it loads last (a loaded machine showed that moment to the check).
-    const last = confined[confined.length - 1];
-    if ((confined.length >= 2 && last !== undefined && programOf(last) !== launcher) || Date.now() > deadline) return confined;
+    // Read each time: the spawned pid may still be prlimit, which execs bwrap in place.
+    const bwrapExe = exeOf(pid);
+    // Forked but not yet exec'd, the command is still bwrap, without its seccomp filter: under
+    // load the proxy's check saw that window ("runs without its seccomp filter") and stopped the server.
+    const started = confined.length >= 2 && (bwrapExe === undefined || exeOf(confined[confined.length - 1] as number) !== bwrapExe);
+    if (started || Date.now() > deadline) return confined;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
-/** What a process runs: its executable, or its name where the executable cannot be read. */
-function programOf(pid: number): string | undefined {
-  try {
-    return fs.readlinkSync(`/proc/${pid}/exe`);
-  } catch {
-    try {
-      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      return undefined;
-    }
+export async function selfCheck(input: SelfCheckInput, options: { timeoutMs?: number } = {}): Promise<SandboxSelfCheck> {
+  // A process read mid-exit fails the check without saying anything about the sandbox: once more,
+  // on the processes that live then.
+  for (let attempt = 0; ; attempt++) {
+    const result = await checkOnce(input, options);
+    if (result.verified || attempt === 2 || !/^(cannot inspect pid|self-check failed)/.test(result.detail)) return result;
   }
 }
 
-export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Promise<SandboxSelfCheck> {
+async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Promise<SandboxSelfCheck> {
   const at = Date.now();
   const fail = (detail: string): SandboxSelfCheck => ({ verified: false, at, detail });
   const confined = await sandboxedCommand(input.pid, timeoutMs);
-  // The deepest descendant is the server itself (bwrap's own init is pid 1 above it).
-  const target = confined[confined.length - 1];
+  // The deepest descendant that still lives is the server itself, or a child of it in the same
+  // sandbox (bwrap's own init is pid 1 above them). Not merely the deepest: desktop-commander's
+  // short-lived children at start were gone by the time they were read, and a confined server was
+  // stopped as unverifiable ("cannot inspect pid").
+  const target = [...confined].reverse().find((candidate) => fs.existsSync(`/proc/${candidate}/root/`));
   if (target === undefined || confined.length < 2) return fail(`no command running in its own mount namespace below pid ${input.pid}`);
   const rootOf = (p: string) => `/proc/${target}/root${p}`;
 
@@ -173,7 +183,8 @@ export async function selfCheck(input: SelfCheckInput, { timeoutMs = 10_000 } = 
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, each the folder that was checked; ` +
         `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
-        `/proc/sys read-only; ${limits.text}; ${!input.seccomp ? 'no seccomp filter on this architecture' : input.denyUnixSockets === false ? 'seccomp filter on (keyrings, mount calls refused; Unix sockets ALLOWED)' : 'seccomp filter on (keyrings, mount calls, Unix sockets refused)'}`,
+        `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '; Unix sockets allowed: network off, so abstract sockets (X11, D-Bus) are in a namespace of its own' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}` +
+        (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
     };
   } catch (error) {
     return fail(`self-check failed: ${(error as Error).message}`);

@@ -70,6 +70,8 @@ describe('planBwrap', () => {
     expect(pairs).toContainEqual(['--proc', '/proc']);
     expect(pairs).toContainEqual(['--dev', '/dev']);
     expect(pairs).toContainEqual(['--tmpfs', '/tmp']);
+    // The private temp folder at a short path: Unix socket paths below TMPDIR fit.
+    expect(planBwrap(input()).args.join(' ')).toContain('--bind /data/sandbox/servers/s/tmp /tmp/.private');
   });
 
   it('binds a real (unmerged) /lib as a folder', () => {
@@ -143,7 +145,7 @@ describe('planBwrap', () => {
 
   it('replaces HOME and TMPDIR with the private folders and keeps the rest of the environment', () => {
     const plan = planBwrap(input());
-    expect(plan.env).toEqual({ API_KEY: 'k', HOME: '/data/sandbox/servers/s/home', TMPDIR: '/data/sandbox/servers/s/tmp' });
+    expect(plan.env).toEqual({ API_KEY: 'k', HOME: '/data/sandbox/servers/s/home', TMPDIR: '/tmp/.private' });
   });
 
   it('starts in the server’s cwd when it is reachable inside, else in its private HOME', () => {
@@ -196,7 +198,8 @@ describe('planBwrap, hardened', () => {
     expect(plan.args.slice(plan.args.indexOf('--seccomp'), plan.args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '8']);
     // No path bind of anything a server could write: only the system runtime and the private folders.
     const pathBinds = binds(plan.args).filter(([flag]) => /^--(ro-)?bind(-try)?$/.test(flag)).map(([, p]) => p);
-    expect(pathBinds.every((p) => p.startsWith('/usr') || p.startsWith('/etc') || p.startsWith('/data/sandbox') || p.startsWith('/proc'))).toBe(true);
+    expect(pathBinds.every((p) => p.startsWith('/usr') || p.startsWith('/etc') || p.startsWith('/data/sandbox') || p.startsWith('/proc') || p === '/tmp/.private')).toBe(true);
+    expect(plan.args.join(' ')).toContain('--bind /data/sandbox/servers/s/tmp /tmp/.private');
   });
 
   it('pins every folder between a read-write root and the data folder, keeping the mode of the root over it', () => {
