@@ -65,7 +65,7 @@ describe('messages', () => {
     await waitFor(() => host.activity(server.id).some((entry) => entry.message.startsWith('Sandbox verified')), { what: 'the sandbox check', timeoutMs: 15_000 });
     await page.getByRole('tab', { name: /^Server/ }).click();
     const activity = page.getByRole('list', { name: 'Aktivität' });
-    await activity.getByText(/^Sandbox geprüft \(PID \d+\): 0 Ordner wie freigegeben eingebunden; die geprüften Dateien außerhalb davon sind verborgen\.$/).waitFor();
+    await activity.getByText(/^Sandbox geprüft \(PID \d+\): 0 Ordner wie freigegeben eingebunden, jeweils genau der geprüfte Ordner; 0 geschützte Pfade schreibgeschützt; \/proc\/sys schreibgeschützt; Schlüsselbunde, Mount-Aufrufe und Unix-Sockets verweigert; die geprüften Dateien außerhalb der Freigaben sind verborgen\.$/).waitFor();
     expect(await activity.innerText()).not.toContain('Sandbox verified');
     await lookEverywhere(page, 'messages-activity-de', { sizes: SCREEN_SIZES, inView: () => activity.scrollIntoViewIfNeeded() });
   });

@@ -88,7 +88,7 @@ describe('browser UI', () => {
     // A path that is not absolute is refused beside the field, with the host's reason.
     await page.getByLabel('Add a folder').fill('relative/path');
     await page.getByRole('button', { name: 'Add folder' }).click();
-    await page.getByRole('list', { name: 'Folders that could not be added' }).getByText('relative/path').waitFor();
+    await page.getByRole('list', { name: 'Folders that could not be added' }).getByText('relative/path', { exact: true }).waitFor();
 
     // filesystem is added through the form; everything through the API.
     await page.getByRole('tab', { name: /Servers/ }).click();
@@ -209,7 +209,8 @@ describe('browser UI', () => {
     // An outside edit that is not valid JSON is ignored by the host, which says so.
     fs.writeFileSync(host.store.path, '{ "this is": not json');
     const notices = page.getByRole('list', { name: 'Notices' });
-    await notices.getByText('An outside edit of the registry was ignored').waitFor({ timeout: 10_000 });
+    // The notice's own line (its raw detail is behind Details, in a second element).
+    await notices.locator('.banner__text', { hasText: 'An outside edit of the registry was ignored' }).waitFor({ timeout: 10_000 });
     await screenshot(page, 'notice-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await waitFor(async () => (await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark', { what: 'dark theme' });
