@@ -111,3 +111,37 @@ describe.runIf(support.kind === 'bwrap')('the mount-time race', () => {
     expect(() => confined.openDescriptors()).toThrow(/reached through a symlink/);
   });
 });
+
+describe.runIf(support.kind === 'bwrap')('Unix sockets with the network off', () => {
+  it('may be made (browsers need them), but no abstract socket outside is reachable: the namespace is its own', async () => {
+    const abstract = `mcp-roots-netoff-${process.pid}`;
+    const net = await import('node:net');
+    const listener = net.createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => listener.listen({ path: `\0${abstract}` }, resolve));
+    try {
+      const script = `
+import socket
+s = socket.socket(socket.AF_UNIX)
+print('made')
+try:
+    s.connect('\\0${abstract}'); print('CONNECTED')
+except OSError as e:
+    print('refused', e.errno)
+`;
+      const confined = await confineStdio(
+        { type: 'stdio', command: '/usr/bin/python3', args: ['-c', script], env: {} },
+        { serverId: 'netoff', roots: [], dataDir: tempDir('netoff-data-'), network: false, support },
+      );
+      const { spawn } = await import('node:child_process');
+      const opened = confined.openDescriptors();
+      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds] });
+      opened.close();
+      let out = '';
+      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await new Promise((resolve) => child.on('close', resolve));
+      expect(out).toMatch(/^made\nrefused \d+\n$/);
+    } finally {
+      listener.close();
+    }
+  });
+});
