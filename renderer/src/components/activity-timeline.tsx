@@ -3,12 +3,12 @@
 // a filter narrows it by kind, and Copy puts it on the clipboard as text for a bug report.
 import { memo, useId, useMemo, useState } from 'react';
 import type { ActivityKind, ServerId } from '../../../shared/domain.js';
-import { uriToPath } from '../file-path.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
 import { useServerActivity } from '../use-server-activity.js';
 import { ACTIVITY_FILTERS, activityItems, activityText, type ActivityFilter, type ActivityItem } from './activity-items.js';
 import { activityMessage } from './activity-message.js';
+import { ActivityUris } from './activity-uris.js';
 import { InlineError } from './inline-error.js';
 
 export const kindKey: Record<ActivityKind, MessageKey> = {
@@ -115,15 +115,7 @@ const TimelineItem = memo(function TimelineItem({ item, label }: { item: Activit
         ) : (
           activityMessage(t, first)
         )}
-        {first.uris && first.uris.length > 0 && (
-          <span className="timeline__uris">
-            {first.uris.map((uri) => (
-              <span className="mono" key={uri} title={uri}>
-                {uriToPath(uri)}
-              </span>
-            ))}
-          </span>
-        )}
+        <ActivityUris uris={first.uris} />
       </span>
     </li>
   );

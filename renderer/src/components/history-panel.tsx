@@ -3,12 +3,12 @@
 // them as a .txt or .json file (for a bug report, or a script).
 import { memo, useId, useMemo, useState } from 'react';
 import type { ActivityEntry, ServerId } from '../../../shared/domain.js';
-import { uriToPath } from '../file-path.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
 import { useActivityHistory } from '../use-activity-history.js';
 import { useRoots, useServers } from '../use-host-state.js';
 import { activityMessage } from './activity-message.js';
+import { ActivityUris } from './activity-uris.js';
 import { kindKey } from './activity-timeline.js';
 import { HISTORY_KINDS, historyJson, historyRows, historyText, type HistoryKind, type HistoryRow, type RowWords } from './history-items.js';
 import { InlineError } from './inline-error.js';
@@ -165,15 +165,7 @@ const HistoryItem = memo(function HistoryItem({ row, server }: { row: HistoryRow
       </span>
       <span className="timeline__message">
         {entry.kind === 'stderr' ? <span className="history__output">{entry.message}</span> : activityMessage(t, entry)}
-        {entry.uris && entry.uris.length > 0 && (
-          <span className="timeline__uris">
-            {entry.uris.map((uri) => (
-              <span className="mono" key={uri} title={uri}>
-                {uriToPath(uri)}
-              </span>
-            ))}
-          </span>
-        )}
+        <ActivityUris uris={entry.uris} />
       </span>
     </li>
   );
