@@ -24,16 +24,22 @@ describe('coalescing', () => {
     const bystander = await addConnectedServer(host, 'bystander', everythingServer());
     // Give each a first root, and wait until all three have asked for it and been told it
     // (server-everything's first sync comes ~350 ms after it starts).
+    const grantedAt = Date.now();
     await host.setGrants([fsServer, everything, bystander], [rootIds[0] as string], true);
     await waitFor(async () => allowedDirectories(await callText(host, fsServer, 'list_allowed_directories')).length === 1, {
       what: 'first root',
     });
+    // A confined server is restarted for the grant (new mounts), and the process being stopped may
+    // still ask meanwhile (server-everything syncs ~350 ms after it starts): wait for the NEW process,
+    // connected and checked after the grant, or the batch below meets it stopping and tells it nothing.
     await waitFor(
       () =>
-        [fsServer, everything, bystander].every(
-          (id) => host.getState().servers.find((server) => server.id === id)?.status.lastRootsRequest?.uris.length === 1,
-        ),
-      { what: 'all three told their first root' },
+        [fsServer, everything, bystander].every((id) => {
+          const status = host.getState().servers.find((server) => server.id === id)?.status;
+          const checkedSinceGrant = status?.confinement?.state !== 'enforced' || (status.confinement.selfCheck?.at ?? 0) >= grantedAt;
+          return status?.state === 'connected' && checkedSinceGrant && status.lastRootsRequest?.uris.length === 1;
+        }),
+      { what: 'all three restarted, connected and told their first root' },
     );
 
     const notified: string[] = [];
