@@ -158,8 +158,20 @@ describe('1,000 folders x 50 servers', () => {
     await last.waitFor();
     const scrollMs = Date.now() - scrolled;
 
+    // Checked where it is: on a loaded machine (a full e2e run beside two CPU burners) a late state
+    // snapshot re-rendered the window and the row scrolled away between finding and checking it
+    // (check() then waited 30 s for a row no longer in the DOM). Scroll back to it and try again.
     const toggled = Date.now();
-    await last.check();
+    await waitFor(
+      async () => {
+        await page.locator('.matrix__scroll').evaluate((element) => {
+          element.scrollTop = element.scrollHeight;
+        });
+        await last.check({ timeout: 5_000 }).catch(() => undefined);
+        return (await last.count()) === 1 && (await last.isChecked());
+      },
+      { what: 'the last cell checked', timeoutMs: 60_000 },
+    );
     const toggleMs = Date.now() - toggled;
     await waitFor(() => host.getState().servers.at(-1)?.grantedRootIds.includes(host.getState().roots.at(-1)!.id), { what: 'the grant' });
 
