@@ -32,6 +32,11 @@ export interface BwrapPlanInput extends ConfinementInput {
   bwrap: string;
   /** bwrap supports --disable-userns (from the probe). */
   disableUserns: boolean;
+  /**
+   * bwrap binds from descriptors (--bind-fd, 0.8+, like --disable-userns). Older ones bind by path,
+   * where a symlink swapped in at start is not excluded: the self-check's detail says so.
+   */
+  bindFromDescriptors?: boolean | undefined;
   layout: HostLayout;
   /** The program, already resolved to an absolute path, and its arguments. */
   command: string;
@@ -141,8 +146,12 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   };
   /** Bound from a descriptor opened just before the spawn (mount-descriptors.ts), never by path. */
   const bindFd = (path: string, writable: boolean, purpose: SandboxMount['purpose']) => {
-    args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(FIRST_DESCRIPTOR + descriptors.length), path);
-    descriptors.push(path);
+    if (input.bindFromDescriptors === false) {
+      args.push(writable ? '--bind' : '--ro-bind', path, path);
+    } else {
+      args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(FIRST_DESCRIPTOR + descriptors.length), path);
+      descriptors.push(path);
+    }
     mounts.push({ path, writable, purpose });
   };
 

@@ -170,6 +170,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const plan = planBwrap({
       bwrap: support.launcher,
       disableUserns: support.disableUserns,
+      // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
+      bindFromDescriptors: support.disableUserns,
       layout: options.layout ?? hostLayout(),
       command: program.command,
       args: program.args,
@@ -225,6 +227,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         seccomp: spawn.args.includes('--seccomp'),
         denyUnixSockets: filterRules.denyUnixSockets,
         limits: support.kind === 'bwrap' ? limits : undefined,
+        boundByPath: support.kind === 'bwrap' && !support.disableUserns,
         notes,
         ...defaultCheckedDirs(dataDir),
       });

@@ -32,6 +32,8 @@ export interface SelfCheckInput {
   denyUnixSockets?: boolean | undefined;
   /** The limits it was started with (resource-limits.ts): each must be in force. */
   limits?: ResourceLimits | undefined;
+  /** Mounts were bound by path (bwrap before 0.8): the detail must not claim each is the checked folder. */
+  boundByPath?: boolean | undefined;
   /** What the app set up for this server beyond its grants (a data path), said in the detail. */
   notes?: readonly string[] | undefined;
 }
@@ -181,7 +183,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       at,
       detail:
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
-        `${counts.root} root(s) mounted with their grant's mode, each the folder that was checked; ` +
+        `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
         `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '; Unix sockets allowed: network off, so abstract sockets (X11, D-Bus) are in a namespace of its own' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}` +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),

@@ -225,3 +225,13 @@ describe('planBwrap, hardened', () => {
     expect(args[args.indexOf('/proc/sys') - 1]).toBe('--ro-bind');
   });
 });
+
+describe('planBwrap for a bwrap before 0.8 (no --bind-fd, no --disable-userns)', () => {
+  it('binds by path, with no descriptors, and the seccomp filter takes the first descriptor', () => {
+    const plan = planBwrap(input({ disableUserns: false, bindFromDescriptors: false, roots: [{ path: '/home/me/code/app', mode: 'read-write' }], seccomp: true }));
+    expect(plan.descriptors).toEqual([]);
+    expect(plan.args.some((arg) => arg.endsWith('-fd'))).toBe(false);
+    expect(binds(plan.args)).toContainEqual(['--bind', '/home/me/code/app']);
+    expect(plan.args[plan.args.indexOf('--seccomp') + 1]).toBe('3');
+  });
+});
