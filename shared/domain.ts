@@ -116,6 +116,27 @@ export interface RootAccess {
 /** 'unknown': seen from a process that runs no servers (the CLI) while no app says how they run. */
 export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected' | 'unknown';
 
+/**
+ * Where a connection to a server is in its life (electron/host/connection-lifecycle.ts has the
+ * transitions). The app's connections use all of them; `mcp-roots proxy` a subset (ProxyState).
+ */
+export const LIFECYCLE_STATES = ['connecting', 'ready', 'applying-grants', 'draining', 'restarting', 'backing-off', 'held-off', 'stopped'] as const;
+export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
+
+/** The states a proxy session passes through: it never backs off (its host restarts it) and applies grants by notifying at once. */
+export const PROXY_STATES = ['connecting', 'ready', 'draining', 'restarting', 'held-off', 'stopped'] as const satisfies readonly LifecycleState[];
+export type ProxyState = (typeof PROXY_STATES)[number];
+
+/** A restart that waits for running calls to finish: how many still run, and the latest it waits until. */
+export interface DrainView {
+  calls: number;
+  /** Epoch ms: the remaining calls are ended with an error then. */
+  until: number;
+  limitMs: number;
+  /** English: why it restarts (the activity log has the same words). */
+  reason: string;
+}
+
 export interface RootsAnswer {
   at: number;
   uris: readonly string[];
@@ -169,6 +190,10 @@ export interface ServerFailure {
 
 export interface ServerStatus {
   state: ConnectionState;
+  /** Where the connection is in its life; absent in a status written before lifecycles were named. */
+  lifecycle?: LifecycleState | undefined;
+  /** Set while lifecycle is 'draining'. */
+  draining?: DrainView | undefined;
   protocolVersion?: string | undefined;
   era?: 'legacy' | 'modern' | undefined;
   /** Why that era (shown beside it). */
@@ -266,7 +291,9 @@ export interface ProxiedSession {
   proxyPid: number;
   /** The host that launched the proxy, as it introduced itself. */
   host?: { name: string; version: string } | undefined;
-  state: 'connecting' | 'connected' | 'restarting' | 'closed' | 'error';
+  state: ProxyState;
+  /** Set while state is 'draining'. */
+  draining?: DrainView | undefined;
   /** Whose roots the server is told: the registry's (default) or the host's own. */
   rootsPolicy: 'registry' | 'host';
   hostOffersRoots: boolean;

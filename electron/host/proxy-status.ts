@@ -3,13 +3,17 @@
 // and the read side: the proxies that are alive, as the app and the CLI show them.
 import path from 'node:path';
 import { z } from 'zod';
-import { ERA_REASONS, type ProxiedSession } from '../../shared/domain.js';
+import { ERA_REASONS, PROXY_STATES, type ProxiedSession } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import { readLiveStatusFiles, type ReadStatusOptions } from './status-file.js';
 
 const confinementState = z.enum(['enforced', 'advisory', 'off']);
 
 export const PROXIES_DIR = 'proxies';
+
+/** What a proxy of a version before named lifecycles wrote, in today's words (it may still run beside a newer app). */
+const LEGACY_STATES: Record<string, (typeof PROXY_STATES)[number]> = { connected: 'ready', closed: 'stopped', error: 'stopped' };
+const proxyState = z.preprocess((value) => (typeof value === 'string' ? (LEGACY_STATES[value] ?? value) : value), z.enum(PROXY_STATES));
 
 const implementation = z.object({ name: z.string(), version: z.string() }).loose();
 
@@ -20,7 +24,9 @@ export const proxyStatusSchema = z
     serverName: z.string(),
     startedAt: z.number(),
     updatedAt: z.number(),
-    state: z.enum(['connecting', 'connected', 'restarting', 'closed', 'error']),
+    state: proxyState,
+    /** While state is 'draining': the calls a restart waits for, and until when. */
+    draining: z.object({ calls: z.number().int(), until: z.number(), limitMs: z.number(), reason: z.string() }).optional(),
     /** Whose roots the server is told: the registry's (default) or the host's own, passed through. */
     rootsPolicy: z.enum(['registry', 'host']),
     host: implementation.optional(),
@@ -78,6 +84,7 @@ export function proxiedSession(status: ProxyStatus): ProxiedSession {
     proxyPid: status.proxyPid,
     host: status.host ? { name: status.host.name, version: status.host.version } : undefined,
     state: status.state,
+    draining: status.draining,
     rootsPolicy: status.rootsPolicy,
     hostOffersRoots: status.hostOffersRoots,
     era: status.era,

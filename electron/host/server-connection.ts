@@ -18,6 +18,8 @@ import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
 import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
+import { ConnectionLifecycle, DRAIN_LIMIT_MS, holdsCalls } from './connection-lifecycle.js';
+import { DrainWait, drainCutText, drainText, type DrainOutcome } from './drain-wait.js';
 
 export interface ConnectionHooks {
   /** The server's effective roots right now (cached, immutable arrays). */
@@ -52,6 +54,13 @@ export interface ConnectionOptions {
   dataDir?: string;
   /** Tests: the sandbox probe to use instead of this process's. */
   sandboxSupport?: SandboxSupport;
+  /** How long a restart waits for running tool calls (DRAIN_LIMIT_MS; tests shorten it). */
+  drainLimitMs?: number;
+}
+
+/** A tool call running on the current process; `cut` is set when a restart stopped waiting for it. */
+interface RunningCall {
+  cut?: string;
 }
 
 /**
@@ -83,13 +92,20 @@ export class ServerConnection {
    * keeps the connection up. The user's Reconnect clears it.
    */
   private floods = 0;
-  /** Set while a session closed for flooding ends: its restart waits the flood delay. */
-  private closedForFlood = false;
-  /**
-   * What a failed server waits for before it starts again: its retry timer, a flood's hold-off
-   * (which a grant does not cut short), or a change (held: no timer runs). 'nothing' otherwise.
-   */
-  private waiting: 'nothing' | 'retry' | 'flood-hold-off' | 'change' = 'nothing';
+  /** Where it is in its life (connection-lifecycle.ts); published as status.lifecycle. */
+  private readonly lifecycle = new ConnectionLifecycle('stopped', (state) => {
+    this.status = { ...this.status, lifecycle: state };
+    this.hooks.statusChanged(this.record.id);
+  });
+  /** While backing off: the timer is a flood's hold-off, which a grant does not cut short (a crash's retry it does). */
+  private backingOffForFlood = false;
+  /** Tool calls running on the current process: a restart waits for them (drains). */
+  private readonly running = new Set<RunningCall>();
+  private readonly drain = new DrainWait();
+  /** The restart waiting for running calls, if any: another reason meanwhile joins it. */
+  private drained: Promise<void> | undefined;
+  /** list_changed notifications being written: the lifecycle is 'applying-grants' until none is. */
+  private applying = 0;
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
@@ -112,7 +128,7 @@ export class ServerConnection {
     private readonly hooks: ConnectionHooks,
     private readonly options: ConnectionOptions = {},
   ) {
-    this.status = { state: record.enabled ? 'disconnected' : 'disabled', rootsRequestCount: 0, listChangedCount: 0 };
+    this.status = { state: record.enabled ? 'disconnected' : 'disabled', lifecycle: 'stopped', rootsRequestCount: 0, listChangedCount: 0 };
     this.session = new RootsSession(options.reaskWindowMs ?? DEFAULT_REASK_WINDOW_MS, () => this.didNotReask());
   }
 
@@ -125,11 +141,11 @@ export class ServerConnection {
   }
 
   start(): void {
-    if (!this.record.enabled) {
-      this.setStatus({ state: 'disabled', error: undefined, nextRetryAt: undefined });
+    if (!this.record.enabled || this.options.dormant) {
+      this.lifecycle.fire('stop');
+      if (!this.record.enabled) this.setStatus({ state: 'disabled', error: undefined, nextRetryAt: undefined });
       return;
     }
-    if (this.options.dormant) return;
     void this.connect();
   }
 
@@ -142,8 +158,9 @@ export class ServerConnection {
     this.record = record;
     if (transportChanged) this.eraVerdict = undefined;
     this.addActivity('restart', reason, undefined, source ? { source } : undefined);
-    await this.stop();
-    this.start();
+    // Switched off: at once. Otherwise calls running on the old process may finish first.
+    if (record.enabled) await this.restart(reason);
+    else await this.restartNow();
   }
 
   async reconnect(): Promise<void> {
@@ -151,16 +168,61 @@ export class ServerConnection {
     this.floods = 0;
     this.status = { ...this.status, limited: undefined };
     this.addActivity('restart', 'Reconnect requested.');
-    await this.stop();
-    this.start();
+    // The person asked for it now (often for a server that hangs): no waiting for its calls.
+    await this.restartNow();
   }
 
   async stop(): Promise<void> {
+    this.lifecycle.fire('stop');
+    await this.halt();
+  }
+
+  /**
+   * Restarts it once its running tool calls finish, at most the drain limit; calls that come
+   * meanwhile wait and go to the new process. Several reasons during one drain make one restart,
+   * with the newest config (read when it starts).
+   */
+  private restart(reason: string): Promise<void> {
+    if (this.drained) return this.drained;
+    if (this.running.size === 0 || !this.lifecycle.is('ready', 'applying-grants')) return this.restartNow();
+    const drained = this.drainCalls(reason).then(async (outcome) => {
+      if (this.drained === drained) this.drained = undefined;
+      // Stopped, reconnected or ended meanwhile: that path owns what happens next.
+      if (outcome !== 'cancelled' && this.lifecycle.is('draining', 'backing-off', 'restarting')) await this.restartNow();
+    });
+    this.drained = drained;
+    return drained;
+  }
+
+  private async restartNow(): Promise<void> {
+    this.lifecycle.fire('restart');
+    await this.halt();
+    this.start();
+  }
+
+  private async drainCalls(reason: string): Promise<DrainOutcome> {
+    const limitMs = this.options.drainLimitMs ?? DRAIN_LIMIT_MS;
+    const calls = this.running.size;
+    this.lifecycle.fire('drain');
+    this.setStatus({ draining: { calls, until: Date.now() + limitMs, limitMs, reason } });
+    this.addActivity('info', `${drainText(calls, limitMs)} ${reason}`);
+    const outcome = await this.drain.wait(() => this.running.size, limitMs);
+    if (outcome === 'limit') {
+      const text = drainCutText(this.record.name, reason, limitMs);
+      for (const call of this.running) call.cut = text;
+      this.addActivity('error', `Ended ${this.running.size} running call(s) with an error: ${text}`);
+    }
+    this.setStatus({ draining: undefined });
+    return outcome;
+  }
+
+  /** Ends the current process or session and any timer (the lifecycle has already moved). */
+  private async halt(): Promise<void> {
     this.generation++;
     this.firstRoots.release();
+    this.drain.cancel();
     clearTimeout(this.retryTimer);
-    this.closedForFlood = false;
-    this.waiting = 'nothing';
+    this.applying = 0;
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
@@ -184,6 +246,7 @@ export class ServerConnection {
       state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,
       held: undefined,
+      draining: undefined,
       pid: undefined,
       ...(this.record.enabled ? {} : { ...NO_SESSION, error: undefined, failure: undefined }),
     });
@@ -223,7 +286,10 @@ export class ServerConnection {
       confined: mountsAreGrants(this.status.confinement),
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
-      waitingToRetry: this.client === undefined && (this.waiting === 'retry' || this.waiting === 'change'),
+      // A crash's retry timer or a hold for a change; a flood's hold-off is not cut short.
+      waitingToRetry:
+        this.client === undefined &&
+        ((this.lifecycle.is('backing-off') && !this.backingOffForFlood) || (this.lifecycle.is('held-off') && this.status.held !== undefined)),
     };
   }
 
@@ -232,12 +298,22 @@ export class ServerConnection {
     if (!client) return false;
     const generation = this.generation;
     this.session.notified();
+    if (this.lifecycle.is('ready', 'applying-grants')) {
+      this.applying++;
+      this.lifecycle.fire('apply-grants');
+    }
+    const applied = () => {
+      if (generation !== this.generation || this.applying === 0) return;
+      if (--this.applying === 0 && this.lifecycle.is('applying-grants')) this.lifecycle.fire('grants-applied');
+    };
     this.status = { ...this.status, listChangedCount: this.status.listChangedCount + 1 };
     client.sendRootsListChanged().then(
       () => {
+        applied();
         if (generation === this.generation) this.addActivity('list-changed', 'Sent roots/list_changed.');
       },
       (error: unknown) => {
+        applied();
         if (generation !== this.generation) return;
         this.session.notifyFailed();
         this.addActivity('error', `list_changed failed: ${message(error)}`);
@@ -255,11 +331,27 @@ export class ServerConnection {
 
   /** Calls a tool on the server: what the server itself reports is the truth tests check against. */
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+    // A new process is on its way (a restart drains, or it is starting): the call goes to it.
+    if (holdsCalls(this.lifecycle.state)) await this.lifecycle.until((state) => !holdsCalls(state));
     await this.firstRoots.passed();
-    if (!this.client || this.status.state !== 'connected') {
+    const client = this.client;
+    if (!client || this.status.state !== 'connected') {
       throw new CodedError('internal', `${this.record.name} is not connected.`);
     }
-    return (await this.client.callTool({ name, arguments: args })) as CallToolResult;
+    const call: RunningCall = {};
+    this.running.add(call);
+    try {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    } catch (error) {
+      // The restart stopped waiting for it: say that, not the transport's "Connection closed".
+      if (call.cut) throw new CodedError('internal', call.cut);
+      throw error;
+    } finally {
+      this.running.delete(call);
+      const draining = this.status.draining;
+      if (draining) this.setStatus({ draining: { ...draining, calls: this.running.size } });
+      this.drain.callEnded();
+    }
   }
 
   /** Folders travel in the command line or env: the roots capability is not declared then. */
@@ -270,7 +362,7 @@ export class ServerConnection {
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     clearTimeout(this.retryTimer);
-    this.waiting = 'nothing';
+    this.lifecycle.fire('start');
     let transportConfig = this.record.transport;
     const exposure = this.hooks.exposureFor(this.record.id);
     if (this.injectsRoots) {
@@ -278,6 +370,7 @@ export class ServerConnection {
       const folders = exposure.folders.map((folder) => folder.serverPath);
       if (folders.length === 0) {
         // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
+        this.lifecycle.fire('hold');
         this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
         return;
       }
@@ -285,6 +378,7 @@ export class ServerConnection {
         transportConfig = injectRoots(transportConfig, folders);
       } catch (error) {
         // A folder that cannot be carried (it holds the join separator): retrying cannot help; a grant or config change restarts.
+        this.lifecycle.fire('hold');
         this.addActivity('error', message(error));
         this.setStatus({ state: 'error', error: message(error), pid: undefined });
         return;
@@ -321,6 +415,7 @@ export class ServerConnection {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
         const failure: ServerFailure = { code: 'sealed-secret', message: error.message };
+        this.lifecycle.fire('hold');
         this.addActivity('error', error.message, undefined, { failure });
         this.setStatus({ state: 'error', error: error.message, failure, pid: undefined });
         return;
@@ -398,7 +493,7 @@ export class ServerConnection {
       this.firstRoots.release();
       this.client = undefined;
       this.startedFolders = undefined;
-      if (this.closedForFlood) this.addActivity('disconnect', 'Disconnected: it kept flooding.');
+      if (this.lifecycle.is('restarting')) this.addActivity('disconnect', 'Disconnected: it kept flooding.');
       else this.addActivity('disconnect', 'The server closed the connection.');
       this.setStatus({ state: 'disconnected', pid: undefined });
       this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
@@ -406,6 +501,7 @@ export class ServerConnection {
     const era = client.getProtocolEra();
     this.connectedAt = Date.now();
     const info = client.getServerVersion();
+    this.lifecycle.fire('connected');
     this.setStatus({
       state: 'connected',
       era,
@@ -466,8 +562,7 @@ export class ServerConnection {
     if (generation !== this.generation || !this.record.enabled) return;
     clearTimeout(this.retryTimer);
     this.connectedAt = 0;
-    this.closedForFlood = false;
-    this.waiting = 'change';
+    this.lifecycle.fire('hold');
     this.setStatus({ nextRetryAt: undefined, held: { reason: hold, at: Date.now() } });
     this.addActivity('info', HOLD_TEXT[hold]);
   }
@@ -478,9 +573,11 @@ export class ServerConnection {
     this.connectedAt = 0;
     clearTimeout(this.retryTimer);
     let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
-    this.waiting = this.closedForFlood ? 'flood-hold-off' : 'retry';
-    if (this.closedForFlood) {
-      this.closedForFlood = false;
+    // 'restarting' while it ends on its own: closeFlooder closed it.
+    const flood = this.lifecycle.is('restarting');
+    this.lifecycle.fire('back-off');
+    this.backingOffForFlood = flood;
+    if (flood) {
       delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));
     }
     this.setStatus({ nextRetryAt: Date.now() + delay });
@@ -520,7 +617,7 @@ export class ServerConnection {
    */
   private closeFlooder(): void {
     this.floods++;
-    this.closedForFlood = true;
+    this.lifecycle.fire('restart');
     // Shown at once: the session is over for the app now, though a server busy flooding may take
     // seconds to exit (the transport waits for it, then signals it) before onclose runs.
     this.setStatus({ state: 'disconnected' });

@@ -9,6 +9,7 @@ export type RootsPolicy = 'registry' | 'host';
 export type SessionStatus = Pick<
   ProxyStatus,
   | 'state'
+  | 'draining'
   | 'host'
   | 'hostOffersRoots'
   | 'era'

@@ -7,12 +7,14 @@
 //    host's own is dropped (its roots are not what the server is told).
 // The proxy's own requests to the server use ids no host uses (see ProxyIds); it sends no
 // request to the host at all, so neither id space can collide.
-import type { WireRoot } from '../../shared/domain.js';
+import { PROXY_STATES, type ProxyState, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
 import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
 import { FirstRootsGate } from '../host/first-roots-gate.js';
+import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connection-lifecycle.js';
+import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/drain-wait.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
 import { HOLD_TEXT, holdReason, type HoldReason } from '../host/server-failure.js';
 import {
@@ -87,12 +89,18 @@ export class RootsProxy {
   private opening: Promise<void> | undefined;
   /** After each handshake, host messages wait for the server's first roots/list (first-roots-gate.ts). */
   private readonly firstRoots = new FirstRootsGate();
+  /** Its state (a subset of the app's connection lifecycle), written to status.state on every change. */
+  private readonly lifecycle = new ConnectionLifecycle();
+  /** A restart waiting for the host's running calls; host requests are queued meanwhile. */
+  private readonly drain = new DrainWait();
 
   constructor(
     private readonly host: HostChannel,
     private readonly hooks: RootsProxyHooks,
     readonly policy: RootsPolicy = 'registry',
     reaskWindowMs = DEFAULT_REASK_WINDOW_MS,
+    /** How long a restart waits for running calls (DRAIN_LIMIT_MS; tests shorten it). */
+    private readonly drainLimitMs = DRAIN_LIMIT_MS,
   ) {
     host.onmessage = (message) => this.fromHost(message);
     this.bridge = new EraBridge({
@@ -168,11 +176,12 @@ export class RootsProxy {
     this.closing = true;
     this.generation++;
     this.firstRoots.release();
+    this.drain.cancel();
     this.session.stop();
     this.calls.abandonOwn('The proxy is closing.');
     this.upstream = undefined;
     this.ready = false;
-    this.update({ state: 'closed' });
+    this.go('stop');
     this.closed = (async () => {
       // A start in flight: what it gives is shut too (connect() shuts it as well, the same once).
       const started = await this.starting?.catch(() => undefined);
@@ -209,7 +218,7 @@ export class RootsProxy {
     // A restart that was closing the old server when the host left must not start a new one.
     if (this.closing) return;
     const generation = ++this.generation;
-    this.update({ state: 'connecting', error: undefined, held: undefined });
+    this.go('start', { error: undefined, held: undefined });
     // Read now, in the same tick as the spawn that uses them: a change after this restarts it again.
     this.startedFolders = this.hooks.exposure().folders;
     this.session.reset();
@@ -256,7 +265,7 @@ export class RootsProxy {
     }
     if (generation !== this.generation) return;
     this.ready = true;
-    this.update({ state: 'connected' });
+    this.go('connected');
     const queued = this.queue;
     this.queue = [];
     for (const message of queued) this.fromHost(message);
@@ -295,22 +304,29 @@ export class RootsProxy {
 
   private async restartOnce(reason: string): Promise<void> {
     this.hooks.log(reason);
+    const drained = await this.drainCalls(reason);
+    if (drained === 'cancelled' || this.closing) return;
     this.generation++;
-    this.firstRoots.release();
     const old = this.upstream;
     this.upstream = undefined;
+    // Not ready before the gate opens: what it held stays queued for the new process.
     this.ready = false;
-    this.update({ state: 'restarting', restartCount: this.status.restartCount + 1 });
-    // In-flight calls die with the old process; the host gets an error instead of silence. An
-    // initialize still in flight is sent again instead: the host is owed its handshake.
+    this.firstRoots.release();
+    this.go('restart', { restartCount: this.status.restartCount + 1, draining: undefined });
+    // Calls still running die with the old process: the host gets an error saying what happened,
+    // instead of silence. An initialize still in flight is sent again instead: the host is owed its handshake.
+    const cut = drained === 'limit' ? drainCutText('The server', reason, this.drainLimitMs) : `The server was restarted before it answered this call. Why: ${reason}`;
+    let ended = 0;
     for (const [hostId, call] of this.calls.entries()) {
       if (call.method === 'initialize' && this.hostInitialize) {
         this.initialize = undefined;
         this.queue.unshift(this.hostInitialize);
       } else {
-        this.host.send(errorResponse(hostId, INTERNAL_ERROR, `MCP Roots Manager restarted the server: ${reason} Please retry.`));
+        ended++;
+        this.host.send(errorResponse(hostId, INTERNAL_ERROR, cut));
       }
     }
+    if (ended > 0) this.hooks.log(`Ended ${ended} running call(s) with an error: ${cut}`);
     this.calls.clear();
     this.pendingRootsKeys = [];
     this.startedFolders = undefined;
@@ -321,6 +337,34 @@ export class RootsProxy {
     } catch (error) {
       this.serverGone(`Could not restart the server: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Before a restart: while the host has calls running on a ready server, wait for them to finish
+   * (at most drainLimitMs), holding its new requests; they go to the new process after its handshake.
+   */
+  private async drainCalls(reason: string): Promise<DrainOutcome> {
+    // An initialize in flight is not waited for: the new process gets it again.
+    const running = () => this.runningCalls();
+    if (!this.ready || !this.upstream || running() === 0) return 'finished';
+    const until = Date.now() + this.drainLimitMs;
+    this.go('drain', { draining: { calls: running(), until, limitMs: this.drainLimitMs, reason } });
+    this.hooks.log(`${drainText(running(), this.drainLimitMs)} ${reason}`);
+    const outcome = await this.drain.wait(running, this.drainLimitMs);
+    if (outcome === 'limit') this.hooks.log(`Stopped waiting after ${Math.round(this.drainLimitMs / 1000)} s: ${running()} call(s) still running.`);
+    return outcome;
+  }
+
+  private runningCalls(): number {
+    return this.calls.entries().filter(([, call]) => call.method !== 'initialize').length;
+  }
+
+  /** A host call was answered or forgotten: a draining restart may go on. */
+  private callEnded(): void {
+    if (!this.drain.waiting) return;
+    const draining = this.status.draining;
+    if (draining) this.update({ draining: { ...draining, calls: this.runningCalls() } });
+    this.drain.callEnded();
   }
 
   /** Its process ended: held when the sandbox stood in its way (no restart would help), else the session is over. */
@@ -340,6 +384,7 @@ export class RootsProxy {
   private hold(reason: HoldReason, what: string): void {
     this.generation++;
     this.firstRoots.release();
+    this.drain.cancel();
     const old = this.upstream;
     this.upstream = undefined;
     this.ready = false;
@@ -353,7 +398,7 @@ export class RootsProxy {
     this.calls.failOwn((id) => errorResponse(id, INTERNAL_ERROR, error));
     this.calls.clear();
     this.pendingRootsKeys = [];
-    this.update({ state: 'error', error, held: { reason, at: Date.now() } });
+    this.go('hold', { error, held: { reason, at: Date.now() }, draining: undefined });
     const queued = this.queue;
     this.queue = [];
     for (const message of queued) this.fromHost(message);
@@ -362,9 +407,10 @@ export class RootsProxy {
   private serverGone(reason: string): void {
     if (this.closing) return;
     this.hooks.log(reason);
+    this.drain.cancel();
     for (const [hostId] of this.calls.entries()) this.host.send(errorResponse(hostId, INTERNAL_ERROR, reason));
     this.calls.clear();
-    this.update({ state: 'error', error: reason });
+    this.update({ error: reason, draining: undefined });
     void this.close().then(() => this.onclose?.(1));
   }
 
@@ -376,8 +422,9 @@ export class RootsProxy {
       if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? HOLD_TEXT[this.status.held.reason]));
       return;
     }
-    // The host's answers to the server's own requests pass: the server may wait on one before it asks for roots.
-    if (!this.ready || this.opening || (this.firstRoots.holding && !isResponse(incoming))) {
+    // The host's answers to the server's own requests pass: the server may wait on one before it
+    // asks for roots, or a draining call on one before it finishes.
+    if (!this.ready || this.opening || (this.firstRoots.holding && !isResponse(incoming)) || (this.drain.waiting && isRequest(incoming))) {
       this.queue.push(incoming);
       return;
     }
@@ -411,6 +458,7 @@ export class RootsProxy {
         // A cancelled call may never be answered: forget it, or a long session leaks them.
         const call = this.calls.get(message.params.requestId as RequestId);
         this.calls.delete(message.params.requestId as RequestId);
+        this.callEnded();
         if (call && call.upstreamId !== message.params.requestId) {
           this.sendUpstream({ ...message, params: { ...message.params, requestId: call.upstreamId } });
           return;
@@ -479,6 +527,7 @@ export class RootsProxy {
     this.calls.delete(hostId);
     if (call?.method === 'initialize' && message.result) this.noteInitializeResult(message.result);
     this.host.send(hostId === upstreamId ? message : { ...message, id: hostId });
+    this.callEnded();
   }
 
   /** Answers the roots part of an input_required round. Returns false to let the host see it as is. */
@@ -489,11 +538,13 @@ export class RootsProxy {
       this.pendingRootsKeys = round.rootsKeys;
       this.calls.delete(hostId);
       this.host.send({ jsonrpc: '2.0', id: hostId, result: withoutRootsRequests(result, round.rootsKeys) });
+      this.callEnded();
       return true;
     }
     if (call.rounds >= MAX_INPUT_ROUNDS) {
       this.calls.delete(hostId);
       this.host.send(errorResponse(hostId, INTERNAL_ERROR, `The server asked for roots ${MAX_INPUT_ROUNDS} times in one call.`));
+      this.callEnded();
       return true;
     }
     call.rounds++;
@@ -534,7 +585,10 @@ export class RootsProxy {
     upstream.transport.send(asSdkMessage(message)).catch((error: unknown) => {
       const text = `Could not reach the server: ${error instanceof Error ? error.message : String(error)}`;
       this.hooks.log(text);
-      if (failsCall !== undefined && this.calls.delete(failsCall)) this.host.send(errorResponse(failsCall, INTERNAL_ERROR, text));
+      if (failsCall !== undefined && this.calls.delete(failsCall)) {
+        this.host.send(errorResponse(failsCall, INTERNAL_ERROR, text));
+        this.callEnded();
+      }
     });
   }
 
@@ -549,8 +603,19 @@ export class RootsProxy {
     });
   }
 
+  /** Moves the lifecycle (an illegal move throws: a bug) and shows the new state with `patch`. */
+  private go(event: LifecycleEvent, patch: Partial<SessionStatus> = {}): void {
+    const state = this.lifecycle.fire(event);
+    if (!isProxyState(state)) throw new Error(`The proxy has no state '${state}'.`);
+    this.update({ ...patch, state });
+  }
+
   private update(patch: Partial<SessionStatus>): void {
     this.status = { ...this.status, ...patch };
     this.hooks.statusChanged(this.status);
   }
+}
+
+function isProxyState(state: string): state is ProxyState {
+  return (PROXY_STATES as readonly string[]).includes(state);
 }

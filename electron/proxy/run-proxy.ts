@@ -144,7 +144,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       // A start cut short by the host leaving is no failure to report.
       if (finished) return;
       log(`could not start the server: ${error instanceof Error ? error.message : String(error)}`);
-      status.update({ state: 'error', error: String(error) });
+      status.update({ state: 'stopped', error: String(error) });
       void finish(1);
     });
   });

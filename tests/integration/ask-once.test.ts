@@ -90,9 +90,9 @@ describe('a server that asks for its roots once', () => {
     // The file is written at most 4 times a second: it may first show the restart's 'connecting',
     // so the fact waited for is the whole of it (learned ask-once, restarted, connected again).
     const status = await waitFor(
-      async () => (await listLiveProxies(configDir)).find((live) => live.rereadsRoots === false && live.restartCount >= 2 && live.state === 'connected'),
+      async () => (await listLiveProxies(configDir)).find((live) => live.rereadsRoots === false && live.restartCount >= 2 && live.state === 'ready'),
       { what: 'the status file to say it restarts to apply changes, connected again' },
     );
-    expect(status).toMatchObject({ rereadsRoots: false, state: 'connected' });
+    expect(status).toMatchObject({ rereadsRoots: false, state: 'ready' });
   });
 });

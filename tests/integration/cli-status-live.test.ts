@@ -65,7 +65,7 @@ describe('mcp-roots status with running processes', () => {
     const proxied = await waitFor(
       async () => {
         const report = await status(configDir);
-        return report.proxies.find((proxy) => proxy.serverName === 'fs' && proxy.state === 'connected') ? report : undefined;
+        return report.proxies.find((proxy) => proxy.serverName === 'fs' && proxy.state === 'ready') ? report : undefined;
       },
       { what: 'status to list the proxy', timeoutMs: 60_000, intervalMs: 250 },
     );

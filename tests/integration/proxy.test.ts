@@ -92,7 +92,7 @@ describe('mcp-roots proxy', () => {
     });
     expect(status).toMatchObject({
       serverName: 'filesystem',
-      state: 'connected',
+      state: 'ready',
       rootsPolicy: 'registry',
       hostOffersRoots: false,
       era: 'legacy',

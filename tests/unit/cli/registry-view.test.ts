@@ -44,7 +44,7 @@ describe('status report', () => {
           serverName: 'filesystem',
           startedAt: at,
           updatedAt: at + 1000,
-          state: 'connected',
+          state: 'ready',
           rootsPolicy: 'registry',
           host: { name: 'claude-ai', version: '0.14' },
           hostOffersRoots: false,

@@ -16,7 +16,7 @@ function status(patch: Partial<ProxyStatus> = {}): ProxyStatus {
     serverName: 'filesystem',
     startedAt: now,
     updatedAt: now,
-    state: 'connected',
+    state: 'ready',
     rootsPolicy: 'registry',
     hostOffersRoots: false,
     rootsRequestCount: 0,

@@ -3,11 +3,12 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../support/wait-for.js';
 import { fileURLToPath } from 'node:url';
 import type { Exposure } from '../../../electron/host/exposure.js';
 import type { WireRoot } from '../../../shared/domain.js';
 import type { Message } from '../../../electron/proxy/json-rpc.js';
-import { RootsProxy, type RootsPolicy } from '../../../electron/proxy/roots-proxy.js';
+import { RootsProxy, type RootsPolicy, type RootsProxyHooks } from '../../../electron/proxy/roots-proxy.js';
 import type { HostChannel } from '../../../electron/proxy/stdio-channel.js';
 import type { UpstreamHandlers } from '../../../electron/proxy/upstream.js';
 
@@ -19,8 +20,21 @@ function exposureOf(roots: readonly WireRoot[]): Exposure {
   return { rootIds: folders.map((folder) => folder.rootId), roots, uris: roots.map((root) => root.uri), folders };
 }
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const waitUntil = (done: () => boolean) => waitFor(done, { what: 'the proxy to get there' });
 
-function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[] = () => ROOTS) {
+/** A 2025-era host's handshake with the current server, through its first roots/list. */
+async function handshake(t: ReturnType<typeof setup>): Promise<void> {
+  t.fromHost({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } } });
+  t.fromServer({ id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } });
+  t.fromHost({ method: 'notifications/initialized' });
+  t.fromServer({ id: 'first', method: 'roots/list' });
+  // Calls wait for the first-roots gate to settle: a ping that reaches the server shows it has.
+  t.fromHost({ id: 'warm', method: 'ping' });
+  await waitFor(() => t.server().sent.some((m) => m.id === 'warm'), { what: 'calls to go through' });
+  t.fromServer({ id: 'warm', result: {} });
+}
+
+function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[] = () => ROOTS, hooks: Partial<RootsProxyHooks> = {}, drainLimitMs?: number) {
   const toHost: Message[] = [];
   const servers: { sent: Message[]; handlers: UpstreamHandlers; closed: boolean }[] = [];
   const host: HostChannel = { send: (message) => toHost.push(message) };
@@ -42,8 +56,11 @@ function setup(policy: RootsPolicy = 'registry', roots: () => readonly WireRoot[
       transportKind: () => 'stdio' as const,
       statusChanged: () => undefined,
       log: () => undefined,
+      ...hooks,
     },
     policy,
+    undefined,
+    drainLimitMs,
   );
   const fromHost = (message: Omit<Message, 'jsonrpc'>) => host.onmessage?.({ jsonrpc: '2.0', ...message });
   const server = () => servers.at(-1) as (typeof servers)[number];
@@ -148,12 +165,13 @@ describe('RootsProxy', () => {
     t.fromServer({ id: 0, method: 'roots/list' });
     t.fromHost({ id: 2, method: 'tools/call', params: { name: 'slow' } });
 
-    // The last folder goes: restart, pending call answered with an error, handshake replayed.
+    // The last folder goes: restart, handshake replayed. The call was still held for the server's
+    // first roots/list to settle, so it never reached the old process: the new one gets it.
     roots = [];
     t.proxy.rootsChanged(exposureOf([]));
     await tick();
     const third = t.server();
-    expect(t.toHost.at(-1)).toMatchObject({ id: 2, error: { code: -32603 } });
+    expect(t.toHost.filter((m) => m.id === 2)).toEqual([]);
     const replay = third.sent[0] as Message;
     expect(replay).toMatchObject({ method: 'initialize', params: { capabilities: { roots: { listChanged: true } } } });
     expect(replay.id).toMatch(/^mcp-roots-proxy:/);
@@ -162,5 +180,70 @@ describe('RootsProxy', () => {
     expect(third.sent.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(t.toHost.filter((m) => m.id === replay.id)).toEqual([]);
     expect(t.proxy.status.restartCount).toBe(2);
+    t.fromServer({ id: 1, method: 'roots/list' });
+    await waitUntil(() => third.sent.some((m) => m.id === 2 && m.method === 'tools/call'));
+  });
+
+  it('a restart waits for a running call, holds the next one for the new process, and fails none', async () => {
+    const states: string[] = [];
+    const t = setup('registry', () => ROOTS, { statusChanged: (status) => states.at(-1) !== status.state && states.push(status.state) });
+    await t.proxy.start();
+    await handshake(t);
+    t.fromHost({ id: 2, method: 'tools/call', params: { name: 'slow' } });
+    expect(t.server().sent.at(-1)).toMatchObject({ id: 2, method: 'tools/call' });
+    const old = t.server();
+
+    const restarted = t.proxy.restart('Config changed.');
+    await tick();
+    expect(t.proxy.status).toMatchObject({ state: 'draining', draining: { calls: 1, limitMs: 30_000, reason: 'Config changed.' } });
+    t.fromHost({ id: 3, method: 'tools/call', params: { name: 'quick' } });
+    expect(old.sent.some((m) => m.id === 3)).toBe(false);
+    expect(t.servers).toHaveLength(1);
+
+    // The running call finishes on the old process and reaches the host; then the restart goes on.
+    t.fromServer({ id: 2, result: { content: [] } });
+    expect(t.toHost.find((m) => m.id === 2)).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [] } });
+    await waitUntil(() => t.servers.length === 2 && t.server().sent.length > 0);
+    expect(old.closed).toBe(true);
+    const fresh = t.server();
+    const replay = fresh.sent[0] as Message;
+    expect(replay).toMatchObject({ method: 'initialize' });
+    t.fromServer({ id: replay.id as string, result: { protocolVersion: '2025-11-25' } });
+    await restarted;
+    t.fromServer({ id: 'r', method: 'roots/list' });
+    await waitUntil(() => fresh.sent.some((m) => m.id === 3 && m.method === 'tools/call'));
+    expect(t.toHost.filter((m) => m.error)).toEqual([]);
+    expect(states).toEqual(['connecting', 'ready', 'draining', 'restarting', 'connecting', 'ready']);
+  });
+
+  it('past the drain limit, the call still running gets an error that says what happened and why', async () => {
+    const lines: string[] = [];
+    const t = setup('registry', () => ROOTS, { log: (line) => lines.push(line) }, 50);
+    await t.proxy.start();
+    await handshake(t);
+    t.fromHost({ id: 2, method: 'tools/call', params: { name: 'endless' } });
+    void t.proxy.restart('Sandbox turned on.');
+    const answer = await waitFor(() => t.toHost.find((m) => m.id === 2), { what: 'the answer to the call' });
+    expect(answer?.error?.message).toBe(
+      'The server was restarted while this call ran, after waiting 0 s for it to finish (the most a restart waits). Why it restarted: Sandbox turned on.',
+    );
+    expect(answer?.error?.message).not.toMatch(/retry/i);
+    expect(lines).toContain('Restarting when 1 running call finishes (at most 0 s). Sandbox turned on.');
+    expect(lines.some((line) => line.startsWith('Ended 1 running call(s) with an error: The server was restarted while this call ran'))).toBe(true);
+    await t.proxy.close();
+  });
+
+  it('a session that closes while its calls drain does not restart', async () => {
+    const t = setup();
+    await t.proxy.start();
+    await handshake(t);
+    t.fromHost({ id: 2, method: 'tools/call', params: { name: 'slow' } });
+    const restarted = t.proxy.restart('Config changed.');
+    await tick();
+    expect(t.proxy.status.state).toBe('draining');
+    await t.proxy.close();
+    await restarted;
+    expect(t.servers).toHaveLength(1);
+    expect(t.proxy.status.state).toBe('stopped');
   });
 });
