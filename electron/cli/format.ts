@@ -1,5 +1,6 @@
 // Plain-text tables for people; `--json` prints the same reports for scripts.
 import { SECRET_STORAGE_WORDS } from '../../shared/secrets.js';
+import { drainText } from '../host/drain-wait.js';
 import type { ProxyReport, RootReport, ServerReport, StatusReport } from './registry-view.js';
 
 export function formatRoots(roots: readonly RootReport[]): string {
@@ -54,7 +55,8 @@ function runningLine(running: NonNullable<StatusReport['running']>): string {
 /** One proxied session: which host runs it, its state, and how it is confined. */
 function formatProxy(proxy: ProxyReport): string {
   const host = proxy.host ? ` for ${proxy.host.name} ${proxy.host.version}` : '';
-  return `${proxy.serverName}${host} (pid ${proxy.proxyPid})  ${proxy.state}, ${confinementText(proxy.confinement)}`;
+  const draining = proxy.draining ? ` (${drainText(proxy.draining.calls, proxy.draining.limitMs).replace(/\.$/, '')})` : '';
+  return `${proxy.serverName}${host} (pid ${proxy.proxyPid})  ${proxy.state}${draining}, ${confinementText(proxy.confinement)}`;
 }
 
 function confinementText(confinement: ProxyReport['confinement']): string {
@@ -86,7 +88,10 @@ function liveText(live: NonNullable<ServerReport['live']>): string {
     ...(live.rereadsRoots === false ? ['restarts to apply changes: it does not re-read its folders'] : []),
     ...(live.error ? [live.error] : []),
   ];
-  const state = live.state === 'unknown' ? 'state unknown' : live.state;
+  if (live.draining) notes.unshift(drainText(live.draining.calls, live.draining.limitMs).replace(/\.$/, ''));
+  // The lifecycle says more than 'connected' (restarting, draining...); 'ready' is what 'connected' already says.
+  const lifecycle = live.lifecycle && live.lifecycle !== 'ready' && live.state !== 'disabled' ? `, ${live.lifecycle}` : '';
+  const state = live.state === 'unknown' ? 'state unknown' : `${live.state}${lifecycle}`;
   return notes.length > 0 ? `${state} (${notes.join('; ')})` : state;
 }
 

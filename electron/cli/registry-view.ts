@@ -4,7 +4,7 @@
 // The CLI connects to no server: `status` shows the states a running app or `serve` publishes
 // (host/live-state.ts), "unknown" where none does; other commands leave states out.
 import type { SecretPlacement } from '../../shared/secrets.js';
-import type { AccessState, ConnectionState, EraReason, Notice, PathMapping, Registry, RootAccess, TransportConfig } from '../../shared/domain.js';
+import type { AccessState, ConnectionState, DrainView, LifecycleState, EraReason, Notice, PathMapping, Registry, RootAccess, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
 import { liveStateOf, type LiveApps } from '../host/live-state.js';
@@ -51,8 +51,20 @@ export interface ServerReport {
   live?: ServerLiveReport;
 }
 
+/** A restart waiting for running calls, with its deadline in ISO 8601. */
+export interface DrainReport {
+  calls: number;
+  until: string;
+  limitMs: number;
+  reason: string;
+}
+
 export interface ServerLiveReport {
   state: ConnectionState;
+  /** Where the connection is in its life (connection-lifecycle.ts); absent from an app too old to say. */
+  lifecycle?: LifecycleState;
+  /** While lifecycle is 'draining': the calls the restart waits for, and until when. */
+  draining?: DrainReport;
   /** The process that runs it and reported this. */
   runBy?: { kind: 'app' | 'serve'; pid: number };
   protocolVersion?: string;
@@ -76,7 +88,9 @@ export interface ProxyReport {
   serverName: string;
   proxyPid: number;
   host?: { name: string; version: string };
+  /** The same names as a server's lifecycle (a subset). */
   state: ProxyStatus['state'];
+  draining?: DrainReport;
   rootsPolicy: ProxyStatus['rootsPolicy'];
   /** How the server runs: enforced (verified), advisory (why), or off. */
   confinement?: ConfinementReport;
@@ -149,6 +163,8 @@ function liveReport(live: LiveApps, registry: Registry, serverId: string): Serve
   const { status, by } = reported;
   return {
     state,
+    ...(status.lifecycle ? { lifecycle: status.lifecycle } : {}),
+    ...(status.draining ? { draining: drainReport(status.draining) } : {}),
     runBy: by,
     ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
     ...(status.era ? { era: status.era } : {}),
@@ -157,6 +173,10 @@ function liveReport(live: LiveApps, registry: Registry, serverId: string): Serve
     ...(status.confinement ? { confinement: confinementReport(status.confinement) } : {}),
     ...(status.error ? { error: status.error } : {}),
   };
+}
+
+function drainReport(draining: DrainView): DrainReport {
+  return { ...draining, until: iso(draining.until) };
 }
 
 function confinementReport({ selfCheck, ...confinement }: ServerConfinement): ConfinementReport {
@@ -170,6 +190,7 @@ function proxyReport(status: ProxyStatus): ProxyReport {
     proxyPid: status.proxyPid,
     ...(status.host ? { host: { name: status.host.name, version: status.host.version } } : {}),
     state: status.state,
+    ...(status.draining ? { draining: drainReport(status.draining) } : {}),
     rootsPolicy: status.rootsPolicy,
     ...(status.confinement ? { confinement: confinementReport(status.confinement) } : {}),
     startedAt: iso(status.startedAt),

@@ -238,7 +238,7 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots prox
       const live = await listLiveProxies(configDir);
       return live[0]?.held ? live : undefined;
     }, { what: 'the proxy to hold the blocked server', timeoutMs: 30_000 });
-    expect(held).toMatchObject({ state: 'error', held: { reason: 'blocked-path' } });
+    expect(held).toMatchObject({ state: 'held-off', held: { reason: 'blocked-path' } });
     expect(held?.error).toContain(project.dir);
     await expect(read()).rejects.toThrow(/starts again when its grants or settings change/);
 
