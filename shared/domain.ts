@@ -123,6 +123,9 @@ export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' 
 export const LIFECYCLE_STATES = ['connecting', 'ready', 'applying-grants', 'draining', 'restarting', 'backing-off', 'held-off', 'stopped'] as const;
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 
+/** How long a restart waits for running tool calls before it ends them with an error (shown where it applies). */
+export const DRAIN_LIMIT_MS = 30_000;
+
 /** The states a proxy session passes through: it never backs off (its host restarts it) and applies grants by notifying at once. */
 export const PROXY_STATES = ['connecting', 'ready', 'draining', 'restarting', 'held-off', 'stopped'] as const satisfies readonly LifecycleState[];
 export type ProxyState = (typeof PROXY_STATES)[number];
@@ -254,8 +257,32 @@ export interface MappedFolderView {
   uri: string;
 }
 
+/** Why the roots-change policy restarts a server (electron/host/roots-change-policy.ts decides, and has the English). */
+export type RestartWhy =
+  /** New folders as arguments. */
+  | 'arguments'
+  /** New sandbox mounts. */
+  | 'mounts'
+  /** Its last folder was revoked, and an empty list does not revoke it everywhere. */
+  | 'forget'
+  /** It does not ask again after list_changed: only a new session makes it ask. */
+  | 'reask'
+  /** It failed and was waiting to be retried: its new folders may be what it lacked. */
+  | 'retry';
+
+/**
+ * What a change of one of its folders would do to the server now, by the roots-change policy:
+ * the restart it takes, or absent when it applies without one. Shown before the change is made.
+ */
+export interface ChangeForecast {
+  grant?: RestartWhy | undefined;
+  revoke?: RestartWhy | undefined;
+}
+
 export interface ServerView extends ServerRecord {
   status: ServerStatus;
+  /** What granting or revoking a folder would do to it now (absent where this process does not run it). */
+  changeRestarts?: ChangeForecast | undefined;
   grantedRootIds: RootId[];
   /** The granted roots whose grant is read-only (a subset of grantedRootIds). */
   readOnlyRootIds: RootId[];
@@ -422,7 +449,9 @@ export type ActivityCode =
   | 'read-paused'
   | 'flood-closed'
   | 'long-line'
-  | 'grants-changed';
+  | 'grants-changed'
+  | 'drain-waiting'
+  | 'drain-cut';
 
 /** One server's activity entry, in the history across servers (and the live `activity` event). */
 export interface ServerActivityEntry {

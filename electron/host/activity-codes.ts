@@ -59,6 +59,9 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
     (m) => ({ rate: Number(m[1]), seconds: Number(m[2]), pauseSeconds: Number(m[3]), pause: Number(m[4]), count: Number(m[5]) }),
   ],
   [/^It kept sending more than (\d+) messages a second after (\d+) pauses: its session was closed, and it is started again after a longer pause\.$/, 'flood-closed', (m) => ({ rate: Number(m[1]), count: Number(m[2]) })],
+  // drain-wait.ts: a restart waiting for running calls, and one that stopped waiting.
+  [/^Restarting when (\d+) running calls? finish(?:es)? \(at most (\d+) s\)\.$/, 'drain-waiting', (m) => ({ count: Number(m[1]), seconds: Number(m[2]) })],
+  [/^Ended (\d+) running call\(s\) with an error: .* after waiting (\d+) s for it to finish/s, 'drain-cut', (m) => ({ count: Number(m[1]), seconds: Number(m[2]) })],
   [/^It wrote a line longer than (\d+) MB without a newline: the session was closed, and it is started again after a pause\.$/, 'long-line', (m) => ({ mb: Number(m[1]) })],
 ];
 

@@ -3,8 +3,7 @@
 // An event the table does not allow in the current state is a bug: it throws, loudly.
 import type { LifecycleState } from '../../shared/domain.js';
 
-/** How long a restart waits for running tool calls before it ends them with an error (shown when it applies). */
-export const DRAIN_LIMIT_MS = 30_000;
+export { DRAIN_LIMIT_MS } from '../../shared/domain.js';
 
 export type LifecycleEvent =
   /** A process or session is being started. */

@@ -4,6 +4,7 @@
 // throttle window, so an activity flood cannot flood the UI.
 import { EventEmitter } from 'node:events';
 import type {
+  ChangeForecast,
   ConsentRequest,
   GrantMode,
   HostEnvironment,
@@ -31,6 +32,8 @@ export interface StateSources {
   rootViews(registry: Registry): RootView[];
   exposure(serverId: ServerId): Exposure;
   status(serverId: ServerId): ServerStatus | undefined;
+  /** What a grant or revoke would do to it now (roots-change-policy.ts forecastChange), where this process runs it. */
+  changeForecast?(serverId: ServerId): ChangeForecast | undefined;
   consentRequests(): ConsentRequest[];
   notices(): Notice[];
   proxies(): ProxiedSession[];
@@ -63,6 +66,7 @@ export function buildHostState(sources: StateSources, revision: number): HostSta
     transport: maskTransport(server.transport),
     secrets: secretPlacements(server.transport, sources.secrets),
     status: sources.status(server.id) ?? NOT_RUNNING,
+    changeRestarts: sources.changeForecast?.(server.id),
     ...grantedIds(registry.grants[server.id]),
     effectiveRootIds: [...sources.exposure(server.id).rootIds],
     argumentFolders: argumentFolderViews(server.transport, registry.roots, registry.grants[server.id]),

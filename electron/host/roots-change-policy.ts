@@ -1,6 +1,6 @@
 // What a running server is told when its folders or its config change. One pure decision, used by
 // the app's connections and by `mcp-roots proxy` alike, so the two can never drift apart.
-import type { ServerRecord } from '../../shared/domain.js';
+import type { ChangeForecast, RestartWhy, ServerRecord } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
 
@@ -26,17 +26,7 @@ export interface SessionFacts {
   waitingToRetry: boolean;
 }
 
-export type RestartWhy =
-  /** New folders as arguments. */
-  | 'arguments'
-  /** New sandbox mounts. */
-  | 'mounts'
-  /** Its last folder was revoked, and an empty list does not revoke it everywhere. */
-  | 'forget'
-  /** It does not ask again after list_changed: only a new session makes it ask. */
-  | 'reask'
-  /** It failed and was waiting to be retried: its new folders may be what it lacked. */
-  | 'retry';
+export type { RestartWhy } from '../../shared/domain.js';
 
 export type RootsAction = { kind: 'none' } | { kind: 'notify' } | { kind: 'restart'; why: RestartWhy };
 
@@ -68,6 +58,27 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
   if (after.roots.length === 0 && facts.toldSomeRoots) return restart('forget');
   if (facts.reasks === 'no') return restart('reask');
   return NOTIFY;
+}
+
+/**
+ * What granting one more folder, or revoking one of its folders, would do now: the same decision as
+ * above, asked of a change not made yet, so the UI can say "applies by restarting" before it happens.
+ */
+export function forecastChange(facts: SessionFacts, current: Exposure): ChangeForecast {
+  const restartFor = (after: Exposure) => {
+    const action = decideRootsChange(facts, after);
+    return action.kind === 'restart' ? action.why : undefined;
+  };
+  // A folder it does not have: only its path and count matter to the decision.
+  const extra: ExposedFolder = { rootId: '(forecast)', path: '/(a folder not granted yet)', serverPath: '/(a folder not granted yet)', mode: 'read-write' };
+  const granted: Exposure = {
+    rootIds: [...current.rootIds, extra.rootId],
+    folders: [...current.folders, extra],
+    roots: [...current.roots, { uri: 'file:///(a%20folder%20not%20granted%20yet)' }],
+    uris: [...current.uris, 'file:///(a%20folder%20not%20granted%20yet)'],
+  };
+  const revoked: Exposure = { rootIds: current.rootIds.slice(0, -1), folders: current.folders.slice(0, -1), roots: current.roots.slice(0, -1), uris: current.uris.slice(0, -1) };
+  return { grant: restartFor(granted), revoke: current.folders.length > 0 ? restartFor(revoked) : undefined };
 }
 
 /**

@@ -121,6 +121,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
         rootViews: (registry) => this.rootViews(registry),
         exposure: (serverId) => this.tracker.get(serverId),
         status: (serverId) => this.connections.get(serverId)?.status,
+        changeForecast: (serverId) => this.connections.get(serverId)?.changeForecast(this.tracker.get(serverId)),
         consentRequests: () => this.consent.list(),
         notices: () => this.notices,
         proxies: () => this.proxies.list(),

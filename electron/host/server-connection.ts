@@ -2,7 +2,7 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { ActivityEntry, ActivityKind, ChangeSource, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, ChangeForecast, ChangeSource, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { ActivityLog, type ActivityDetail } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from './argument-injection.js';
@@ -11,7 +11,7 @@ import { openClientSession, type EraSession, type EraVerdict } from './era-negot
 import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
-import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { decideRootsChange, forecastChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
@@ -205,7 +205,8 @@ export class ServerConnection {
     const calls = this.running.size;
     this.lifecycle.fire('drain');
     this.setStatus({ draining: { calls, until: Date.now() + limitMs, limitMs, reason } });
-    this.addActivity('info', `${drainText(calls, limitMs)} ${reason}`);
+    // The reason is the 'restart' entry just before this one.
+    this.addActivity('info', drainText(calls, limitMs));
     const outcome = await this.drain.wait(() => this.running.size, limitMs);
     if (outcome === 'limit') {
       const text = drainCutText(this.record.name, reason, limitMs);
@@ -274,6 +275,12 @@ export class ServerConnection {
     }
     if (this.session.notificationOutstanding || !this.record.sharing) return false;
     return this.sendListChanged();
+  }
+
+  /** What granting or revoking one of its folders would do now (the policy's decision, asked ahead). */
+  changeForecast(current: Exposure): ChangeForecast {
+    if (!this.record.enabled) return {};
+    return forecastChange(this.facts(), current);
   }
 
   private facts(): SessionFacts {

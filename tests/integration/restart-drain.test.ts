@@ -115,8 +115,12 @@ describe('a restart drains running calls', () => {
     expect(pidOf(toolText(finished))).toBe(slow.pid);
     expect(pidOf(toolText(await during))).not.toBe(slow.pid);
     await waitFor(() => status()?.lifecycle === 'ready' && status()?.draining === undefined, { what: 'ready again' });
-    const messages = host.activity(id).map((entry) => entry.message);
-    expect(messages).toContain('Restarting when 1 running call finishes (at most 30 s). The server configuration changed.');
+    // The log says why it restarts, then that it waits for the running call.
+    const entries = host.activity(id);
+    const why = entries.find((entry) => entry.kind === 'restart' && entry.message.startsWith('The server configuration changed'));
+    const waiting = entries.find((entry) => entry.message === 'Restarting when 1 running call finishes (at most 30 s).');
+    expect(waiting).toMatchObject({ code: 'drain-waiting', params: { count: 1, seconds: 30 } });
+    expect(why?.seq).toBeLessThan(waiting?.seq ?? 0);
     expect(host.activity(id).filter((entry) => entry.kind === 'error')).toEqual([]);
   });
 
@@ -135,7 +139,7 @@ describe('a restart drains running calls', () => {
       'echo was restarted while this call ran, after waiting 1 s for it to finish (the most a restart waits). Why it restarted: The server configuration changed.',
     );
     const logged = host.activity(id).find((entry) => entry.kind === 'error');
-    expect(logged?.message).toBe(`Ended 1 running call(s) with an error: ${error?.message}`);
+    expect(logged).toMatchObject({ message: `Ended 1 running call(s) with an error: ${error?.message}`, code: 'drain-cut', params: { count: 1, seconds: 1 } });
     // The new process answers.
     expect(pidOf(toolText(await host.callTool(id, 'pid')))).not.toBe(slow.pid);
   });

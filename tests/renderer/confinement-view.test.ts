@@ -85,11 +85,11 @@ describe('confinementLook', () => {
 describe('proxySessionLook', () => {
   it('reads how the proxy process runs, which may differ from the app (another PATH without bwrap)', () => {
     const record = { transport: stdio, sandbox: true };
-    const advisory = proxySessionLook(record, { state: 'connected', confinement: { state: 'advisory', reasonCode: 'bwrap-missing', reason: 'x' } });
+    const advisory = proxySessionLook(record, { state: 'ready', confinement: { state: 'advisory', reasonCode: 'bwrap-missing', reason: 'x' } });
     expect(confinementLabel(en_, advisory)).toMatch(/^Advisory \(roots only\): bubblewrap is not installed/);
     const verified = proxySessionLook(record, { state: 'restarting', confinement: { state: 'enforced', kind: 'bwrap', network: false, selfCheck: { verified: true, at: 2, detail: 'ok' } } });
     expect(verified).toMatchObject({ state: 'enforced', verified: 'yes', network: false });
-    expect(proxySessionLook(record, { state: 'closed', confinement: { state: 'enforced', kind: 'bwrap', network: true } })).toEqual({ state: 'idle' });
+    expect(proxySessionLook(record, { state: 'stopped', confinement: { state: 'enforced', kind: 'bwrap', network: true } })).toEqual({ state: 'idle' });
   });
 });
 

@@ -43,6 +43,8 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'flood-closed': 'activityMsg.floodClosed',
   'long-line': 'activityMsg.longLine',
   'grants-changed': 'activityMsg.granted',
+  'drain-waiting': 'lifecycle.drainNote',
+  'drain-cut': 'activityMsg.drainCut',
 };
 
 const SOURCE_KEYS: Record<ChangeSource, MessageKey> = {

@@ -123,9 +123,10 @@ export function grantModeLabel(t: Translate, readOnly: boolean, look: Confinemen
 const proxyConnection: Record<ProxiedSession['state'], ConnectionState> = {
   connecting: 'connecting',
   restarting: 'connecting',
-  connected: 'connected',
-  closed: 'disabled',
-  error: 'error',
+  draining: 'connected',
+  ready: 'connected',
+  'held-off': 'error',
+  stopped: 'disabled',
 };
 
 /**

@@ -7,7 +7,8 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { Switch } from './switch.js';
 import { cellKey, type CellPosition } from './matrix-navigation.js';
 import { ConfinementTag } from './confinement-badge.js';
-import { connectionLabelKey } from './status-badge.js';
+import { connectionWords } from './connection-words.js';
+import { restartForecast } from './restart-forecast.js';
 import { useLive } from '../use-live.js';
 
 export interface MatrixHeaderProps {
@@ -21,8 +22,6 @@ export interface MatrixHeaderProps {
   onSelectAllRoots(selected: boolean): void;
   onSharing(server: ServerView, sharing: boolean): void;
 }
-
-const stateTone = { connected: 'success', connecting: 'info', disconnected: 'neutral', disabled: 'neutral', error: 'danger', unknown: 'neutral' } as const;
 
 export const MatrixHeader = memo(function MatrixHeader({
   servers,
@@ -58,7 +57,10 @@ export const MatrixHeader = memo(function MatrixHeader({
             <span aria-hidden="true">{t('matrix.corner')}</span>
           </label>
         </div>
-        {servers.map((server, index) => (
+        {servers.map((server, index) => {
+          const words = connectionWords(server.status.state, server.status.lifecycle);
+          const restarts = live ? restartForecast(t, server) : undefined;
+          return (
           <div role="columnheader" className={`matrix__colhead${selectedServers.has(server.id) ? ' matrix__colhead--selected' : ''}`} key={server.id}>
             {/* The column's select mark sits with the server's name, apart from its state: it picks
                 the column for a bulk change, it grants nothing. */}
@@ -78,12 +80,19 @@ export const MatrixHeader = memo(function MatrixHeader({
               </span>
             </span>
             <span className="matrix__colstate">
-              <span className={`dot dot--${live ? stateTone[server.status.state] : 'neutral'}`} aria-hidden="true" />
-              <span className="matrix__serverstate">{live ? t(connectionLabelKey[server.status.state]) : t('status.unknown')}</span>
+              <span className={`dot dot--${live ? words.tone : 'neutral'}`} aria-hidden="true" />
+              <span className="matrix__serverstate">{live ? t(words.key) : t('status.unknown')}</span>
+              {/* Said before a change is made: a grant or revoke here restarts it (the host's policy decides). */}
+              {restarts && (
+                <span className="matrix__restarts" title={restarts.grant ?? restarts.revoke}>
+                  {t('matrix.restartsToApply')}
+                </span>
+              )}
             </span>
             <ConfinementTag server={server} />
           </div>
-        ))}
+          );
+        })}
         <div className="matrix__filler" aria-hidden="true" />
       </div>
       <div role="row" aria-rowindex={2} className="matrix__row matrix__row--sharing">

@@ -12,6 +12,7 @@ import { GrantToggle, type GrantLook, type GrantModeProps } from './grant-toggle
 import { clipAround, Highlighted } from './highlighted.js';
 import { cellKey } from './matrix-navigation.js';
 import type { FilterMatch } from './matrix-view.js';
+import { restartForecast } from './restart-forecast.js';
 
 export interface MatrixRowProps {
   root: RootView;
@@ -71,6 +72,7 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
       </div>
       {servers.map((server, index) => {
         const col = index + 1;
+        const restarts = live ? restartForecast(t, server) : undefined;
         const key = grantKey(root.id, server.id);
         const mark = pending.get(key);
         // While a change is in flight, show what was asked for; the host's state confirms it.
@@ -102,7 +104,7 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
             <GrantToggle
               look={look}
               label={label}
-              title={cellTitle(look, root, server, t)}
+              title={joinTitles(cellTitle(look, root, server, t), granted ? restarts?.revoke : restarts?.grant)}
               tabIndex={activeCol === col ? 0 : -1}
               dataCell={cellKey({ row, col })}
               pending={mark !== undefined && mark.acceptedAt === undefined}
@@ -117,6 +119,10 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
     </div>
   );
 });
+
+function joinTitles(first: string | undefined, second: string | undefined): string | undefined {
+  return first && second ? `${first}\n${second}` : (first ?? second);
+}
 
 /** Only a hidden grant needs explaining; the others say what the checkbox already says. */
 function cellTitle(look: GrantLook, root: RootView, server: ServerView, t: ReturnType<typeof useI18n>['t']): string | undefined {

@@ -3,27 +3,14 @@
 // reach it?" facts as for the app's own connection, and how that process runs (its own sandbox).
 import type { ProxiedSession, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
 import { useNow } from '../use-now.js';
-import { Badge, type Tone } from './access-badge.js';
+import { Badge } from './access-badge.js';
+import { lifecycleLabelKey, lifecycleTone } from './connection-words.js';
+import { DrainNote } from './drain-note.js';
 import { hostReason, LookBadge } from './confinement-badge.js';
 import { proxySessionLook } from './confinement-view.js';
 import { SessionFacts } from './session-facts.js';
 
-const stateTone: Record<ProxiedSession['state'], Tone> = {
-  connecting: 'info',
-  connected: 'success',
-  restarting: 'info',
-  closed: 'neutral',
-  error: 'danger',
-};
-const stateKey: Record<ProxiedSession['state'], MessageKey> = {
-  connecting: 'proxy.state.connecting',
-  connected: 'proxy.state.connected',
-  restarting: 'proxy.state.restarting',
-  closed: 'proxy.state.closed',
-  error: 'proxy.state.error',
-};
 
 export function ProxySessions({ server, sessions }: { server: Pick<ServerView, 'transport' | 'sandbox'>; sessions: readonly ProxiedSession[] }) {
   const { t } = useI18n();
@@ -52,11 +39,13 @@ function ProxySessionItem({ server, session }: { server: Pick<ServerView, 'trans
     <li className="proxy-sessions__item" aria-label={t('proxy.sessionLabel', { host })}>
       <div className="proxy-sessions__top">
         <span className="proxy-sessions__host">{host}</span>
-        <Badge tone={stateTone[session.state]} title={session.error}>
-          {t(stateKey[session.state])}
+        {/* A session that ended with an error is shown as the failure it is. */}
+        <Badge tone={session.state === 'stopped' && session.error ? 'danger' : lifecycleTone[session.state]} title={session.error}>
+          {t(lifecycleLabelKey[session.state])}
         </Badge>
         <span className="muted mono proxy-sessions__pid">{t('proxy.pid', { pid: String(session.proxyPid) })}</span>
       </div>
+      <DrainNote draining={session.draining} />
       {/* Its own process, its own sandbox (another app's PATH may lack bwrap). */}
       {session.confinement && <LookBadge look={proxySessionLook(server, session)} hostReason={hostReason(session.confinement)} />}
       <dl className="facts facts--compact">

@@ -18,6 +18,7 @@ import { SandboxSwitches } from './sandbox-switches.js';
 import { ServerFacts } from './server-facts.js';
 import { ServerFailureCallout } from './server-failure-callout.js';
 import { StatusBadge } from './status-badge.js';
+import { DrainNote } from './drain-note.js';
 import { Switch } from './switch.js';
 import { UseWithButton } from './use-with-button.js';
 import { offerUndo } from '../undo-offer.js';
@@ -54,9 +55,10 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
           <h2 id="server-detail-title" className="server-detail__title">
             {server.name}
           </h2>
-          <StatusBadge state={server.status.state} />
+          <StatusBadge state={server.status.state} lifecycle={server.status.lifecycle} />
           <RetryHint nextRetryAt={server.status.nextRetryAt} />
         </div>
+        <DrainNote draining={server.status.draining} />
         <div className="server-detail__actions">
           <button
             type="button"

@@ -18,7 +18,7 @@ export function ServerList({ servers, selectedId, onSelect }: { servers: ServerV
           <ServerListItem
             key={server.id}
             server={server}
-            proxied={(proxies.get(server.id) ?? []).filter((session) => session.state !== 'closed').length}
+            proxied={(proxies.get(server.id) ?? []).filter((session) => session.state !== 'stopped').length}
             selected={server.id === selectedId}
             onSelect={onSelect}
           />
@@ -48,7 +48,7 @@ const ServerListItem = memo(function ServerListItem({ server, proxied, selected,
       >
         <span className="server-list__top">
           <span className="server-list__name">{server.name}</span>
-          <StatusBadge state={server.status.state} />
+          <StatusBadge state={server.status.state} lifecycle={server.status.lifecycle} />
         </span>
         <span className="server-list__meta">
           <span className="server-list__transport">{transportSummary(server.transport)}</span>

@@ -1,34 +1,17 @@
-// A server's connection state as a badge.
-import type { ConnectionState } from '../../../shared/domain.js';
+// A server's connection state as a badge: where it is in its life (connection-words.ts).
+import type { ConnectionState, LifecycleState } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
 import { useLive } from '../use-live.js';
-import { Badge, UnknownBadge, type Tone } from './access-badge.js';
+import { Badge, UnknownBadge } from './access-badge.js';
+import { connectionWords } from './connection-words.js';
 
-const tone: Record<ConnectionState, Tone> = {
-  connected: 'success',
-  connecting: 'info',
-  disconnected: 'neutral',
-  disabled: 'neutral',
-  error: 'danger',
-  unknown: 'neutral',
-};
-
-export const connectionLabelKey: Record<ConnectionState, MessageKey> = {
-  connected: 'status.connected',
-  connecting: 'status.connecting',
-  disconnected: 'status.disconnected',
-  disabled: 'status.disabled',
-  error: 'status.error',
-  unknown: 'status.unknown',
-};
-
-export function StatusBadge({ state, title }: { state: ConnectionState; title?: string | undefined }) {
+export function StatusBadge({ state, lifecycle, title }: { state: ConnectionState; lifecycle?: LifecycleState | undefined; title?: string | undefined }) {
   const { t } = useI18n();
   if (!useLive()) return <UnknownBadge />;
+  const words = connectionWords(state, lifecycle);
   return (
-    <Badge tone={tone[state]} title={title}>
-      {t(connectionLabelKey[state])}
+    <Badge tone={words.tone} title={title}>
+      {t(words.key)}
     </Badge>
   );
 }

@@ -1,4 +1,5 @@
 // Every message the host writes to the activity log has a code the UI can word in its language.
+import { drainCutText, drainText } from '../../../electron/host/drain-wait.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +71,9 @@ describe('activityCode', () => {
       params: { rate: 200, count: 4 },
     });
     expect(activityCode('It wrote a line longer than 4 MB without a newline: the session was closed, and it is started again after a pause.')).toEqual({ code: 'long-line', params: { mb: 4 } });
+    expect(activityCode(drainText(1, 30_000))).toEqual({ code: 'drain-waiting', params: { count: 1, seconds: 30 } });
+    expect(activityCode(drainText(3, 30_000))).toEqual({ code: 'drain-waiting', params: { count: 3, seconds: 30 } });
+    expect(activityCode(`Ended 2 running call(s) with an error: ${drainCutText('fs', 'Sandbox turned on.', 30_000)}`)).toEqual({ code: 'drain-cut', params: { count: 2, seconds: 30 } });
   });
 
   it('is applied where entries are born, never to a server’s own output', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTAINER_CONFINEMENT } from '../../../electron/host/docker-mounts.js';
 import type { ExposedFolder, Exposure } from '../../../electron/host/exposure.js';
-import { decideRootsChange, mountsAreGrants, type SessionFacts } from '../../../electron/host/roots-change-policy.js';
+import { decideRootsChange, forecastChange, mountsAreGrants, type SessionFacts } from '../../../electron/host/roots-change-policy.js';
 
 const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });
 const exposure = (...folders: ExposedFolder[]): Exposure => ({
@@ -44,5 +44,42 @@ describe('roots-change policy for servers whose mounts are their grants', () => 
     // A revoke too: whatever it waits with, the next start would read the newest folders anyway.
     expect(decideRootsChange(failed, exposure())).toEqual({ kind: 'restart', why: 'retry' });
     expect(decideRootsChange({ ...failed, waitingToRetry: false }, exposure(folder('/a')))).toEqual({ kind: 'none' });
+  });
+});
+
+describe('forecast: what a grant or revoke would do, asked before it is made', () => {
+  it('a confined server: a grant and a revoke each take a restart for new mounts', () => {
+    expect(forecastChange(facts(true, [folder('/a')]), exposure(folder('/a')))).toEqual({ grant: 'mounts', revoke: 'mounts' });
+  });
+
+  it('an unconfined server that re-reads its folders: neither restarts it', () => {
+    expect(forecastChange(facts(false, [folder('/a'), folder('/b')]), exposure(folder('/a'), folder('/b')))).toEqual({ grant: undefined, revoke: undefined });
+  });
+
+  it('its last folder: a revoke restarts it so it forgets; a grant does not', () => {
+    expect(forecastChange(facts(false, [folder('/a')]), exposure(folder('/a')))).toEqual({ grant: undefined, revoke: 'forget' });
+  });
+
+  it('an ask-once server (it does not re-ask): every change restarts it', () => {
+    expect(forecastChange({ ...facts(false, [folder('/a'), folder('/b')]), reasks: 'no' }, exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'reask', revoke: 'reask' });
+  });
+
+  it('a server that takes its folders as arguments: every change restarts it; with none granted only a grant starts it', () => {
+    const argued: SessionFacts = { ...facts(false, [folder('/a')]), injectsRoots: true };
+    expect(forecastChange(argued, exposure(folder('/a')))).toEqual({ grant: 'arguments', revoke: 'arguments' });
+    expect(forecastChange({ ...argued, started: undefined }, exposure())).toEqual({ grant: 'arguments', revoke: undefined });
+  });
+
+  it('is the decision itself, not a copy: each answer is what decideRootsChange says of the change', () => {
+    const cases: SessionFacts[] = [facts(true, [folder('/a')]), facts(false, [folder('/a')]), { ...facts(false, [folder('/a')]), reasks: 'no' }, { ...facts(false, [folder('/a')]), era: 'modern' }];
+    for (const session of cases) {
+      const now = exposure(folder('/a'));
+      const grant = decideRootsChange(session, exposure(folder('/a'), folder('/other')));
+      const revoke = decideRootsChange(session, exposure());
+      expect(forecastChange(session, now)).toEqual({
+        grant: grant.kind === 'restart' ? grant.why : undefined,
+        revoke: revoke.kind === 'restart' ? revoke.why : undefined,
+      });
+    }
   });
 });
