@@ -66,6 +66,8 @@ export interface UiSessionOptions {
   sandboxSupport?: SandboxSupport;
   /** The OS keychain the host seals secrets with (none given: no keychain, secrets in clear). */
   secrets?: SecretCodec;
+  /** How long a restart waits for running calls (30 s by default): a test that looks at a drain holds it open longer. */
+  drainLimitMs?: number;
 }
 
 export async function startUiSession(options: UiSessionOptions = {}): Promise<UiSession> {
@@ -82,6 +84,7 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
       ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
       ...(options.probeTimeoutMs ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
       ...(options.sandboxSupport ? { sandboxSupport: options.sandboxSupport } : {}),
+      ...(options.drainLimitMs ? { drainLimitMs: options.drainLimitMs } : {}),
     },
   });
   await host.start();

@@ -81,11 +81,13 @@ export const MatrixHeader = memo(function MatrixHeader({
             </span>
             <span className="matrix__colstate">
               <span className={`dot dot--${live ? words.tone : 'neutral'}`} aria-hidden="true" />
-              <span className="matrix__serverstate">{live ? t(words.key) : t('status.unknown')}</span>
+              <span className="matrix__serverstate" title={live ? t(words.key) : undefined}>
+                {live ? t(words.key) : t('status.unknown')}
+              </span>
               {/* Said before a change is made: a grant or revoke here restarts it (the host's policy decides). */}
               {restarts && (
-                <span className="matrix__restarts" title={restarts.grant ?? restarts.revoke}>
-                  {t('matrix.restartsToApply')}
+                <span className="matrix__restarts" role="img" aria-label={t('matrix.restartsToApply')} title={restarts.grant ?? restarts.revoke}>
+                  ↻
                 </span>
               )}
             </span>

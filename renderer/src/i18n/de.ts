@@ -103,7 +103,7 @@ export const de: Dictionary = {
   'roots.recheckAll': 'Alle erneut prüfen',
 
   'access.title': 'Zugriff',
-  'access.lead': 'Welcher Server welchen Ordner sieht. Ein Server erfährt es, sobald sich seine Liste ändert.',
+  'access.lead': 'Welcher Server welchen Ordner sieht. Ein Server erfährt es, sobald sich seine Liste ändert; einer mit ↻ wird dafür neu gestartet, sobald seine laufenden Aufrufe fertig sind.',
   'access.emptyTitle': 'Noch nichts freizugeben',
   'access.emptyBody': 'Diese Tabelle verbindet deine Ordner mit deinen MCP-Servern: Ein Häkchen lässt einen Server einen Ordner sehen. Füge zuerst mindestens einen Ordner und einen Server hinzu.',
   'access.goRoots': 'Ordner hinzufügen',

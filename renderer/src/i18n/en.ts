@@ -101,7 +101,7 @@ export const en = {
   'roots.recheckAll': 'Check all again',
 
   'access.title': 'Access',
-  'access.lead': 'Which server may see which folder. A server is told the moment its list changes.',
+  'access.lead': 'Which server may see which folder. A server is told the moment its list changes; one marked ↻ is restarted to apply it, once its running calls finish.',
   'access.emptyTitle': 'Nothing to share yet',
   'access.emptyBody': 'This grid pairs your folders with your MCP servers: tick a box to let one server see one folder. Add at least one folder and one server first.',
   'access.goRoots': 'Add a folder',

@@ -103,7 +103,7 @@ export const zhCN: Dictionary = {
   'roots.recheckAll': '全部重新检查',
 
   'access.title': '访问权限',
-  'access.lead': '哪个服务器可以看到哪个文件夹。列表一有变化，服务器会立即收到通知。',
+  'access.lead': '哪个服务器可以看到哪个文件夹。列表一有变化，服务器会立即收到通知；标有 ↻ 的服务器会在正在运行的调用完成后重启以应用更改。',
   'access.emptyTitle': '暂无可共享的内容',
   'access.emptyBody': '此表格将文件夹与 MCP 服务器一一对应：勾选一个格子，即允许一个服务器看到一个文件夹。请先至少添加一个文件夹和一个服务器。',
   'access.goRoots': '添加文件夹',
