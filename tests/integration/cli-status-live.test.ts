@@ -57,6 +57,9 @@ describe('mcp-roots status with running processes', () => {
     expect(served.running).toEqual([expect.objectContaining({ kind: 'serve', pid: serve.child.pid })]);
     expect(server(served, 'fs')?.live.runBy).toEqual({ kind: 'serve', pid: serve.child.pid });
     expect(server(served, 'fs')?.live.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // Where it is in its life, in the lifecycle's words (the text form says only what 'connected' does not).
+    expect(server(served, 'fs')?.live.lifecycle).toBe('ready');
+    expect(server(served, 'off')?.live.lifecycle).toBe('stopped');
     expect(server(served, 'off')?.live.state).toBe('disabled');
     expect(await cli(configDir, 'status')).toMatch(/Running: mcp-roots serve \(pid \d+\)/);
 

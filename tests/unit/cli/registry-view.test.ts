@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { withRegistrySession } from '../../../electron/cli/registry-session.js';
 import { statusReport } from '../../../electron/cli/registry-view.js';
+import { formatStatus } from '../../../electron/cli/format.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 
 afterEach(removeTempDirs);
@@ -44,7 +45,8 @@ describe('status report', () => {
           serverName: 'filesystem',
           startedAt: at,
           updatedAt: at + 1000,
-          state: 'ready',
+          state: 'draining',
+          draining: { calls: 1, until: at + 30_000, limitMs: 30_000, reason: 'Config changed.' },
           rootsPolicy: 'registry',
           host: { name: 'claude-ai', version: '0.14' },
           hostOffersRoots: false,
@@ -58,12 +60,23 @@ describe('status report', () => {
         },
       ]),
     );
-    expect(numbers(report.proxies).map(([where]) => where)).toEqual(['$[0].proxyPid', '$[0].rootsRequestCount', '$[0].listChangedCount', '$[0].restartCount']);
+    // Counts and durations are numbers; a moment never is.
+    expect(numbers(report.proxies).map(([where]) => where)).toEqual([
+      '$[0].proxyPid',
+      '$[0].draining.calls',
+      '$[0].draining.limitMs',
+      '$[0].rootsRequestCount',
+      '$[0].listChangedCount',
+      '$[0].restartCount',
+    ]);
     expect(report.proxies[0]).toMatchObject({
       startedAt: '2026-11-22T12:00:00.000Z',
       updatedAt: '2026-11-22T12:00:01.000Z',
       lastRootsRequest: { at: '2026-11-22T12:00:00.500Z' },
       confinement: { state: 'enforced', selfCheck: { at: '2026-11-22T12:00:00.700Z', verified: true } },
+      state: 'draining',
+      draining: { calls: 1, until: '2026-11-22T12:00:30.000Z', limitMs: 30_000, reason: 'Config changed.' },
     });
+    expect(formatStatus(report)).toContain('filesystem for claude-ai 0.14 (pid 4242)  draining (Restarting when 1 running call finishes (at most 30 s)), sandbox enforced');
   });
 });
