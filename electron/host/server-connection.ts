@@ -19,7 +19,7 @@ import type { SandboxSupport } from './sandbox/sandbox-probe.js';
 import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from './server-failure.js';
 import { buildTransport, type BuiltTransport } from './transport-factory.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, holdsCalls } from './connection-lifecycle.js';
-import { DrainWait, drainCutText, drainText, type DrainOutcome } from './drain-wait.js';
+import { drainCutText, drainText, RunningCalls, type DrainOutcome } from './drain-wait.js';
 
 export interface ConnectionHooks {
   /** The server's effective roots right now (cached, immutable arrays). */
@@ -58,10 +58,6 @@ export interface ConnectionOptions {
   drainLimitMs?: number;
 }
 
-/** A tool call running on the current process; `cut` is set when a restart stopped waiting for it. */
-interface RunningCall {
-  cut?: string;
-}
 
 /**
  * What a session knows, emptied when a new one starts or the server is switched off: an old
@@ -100,8 +96,7 @@ export class ServerConnection {
   /** While backing off: the timer is a flood's hold-off, which a grant does not cut short (a crash's retry it does). */
   private backingOffForFlood = false;
   /** Tool calls running on the current process: a restart waits for them (drains). */
-  private readonly running = new Set<RunningCall>();
-  private readonly drain = new DrainWait();
+  private readonly running = new RunningCalls();
   /** The restart waiting for running calls, if any: another reason meanwhile joins it. */
   private drained: Promise<void> | undefined;
   /** list_changed notifications being written: the lifecycle is 'applying-grants' until none is. */
@@ -207,11 +202,10 @@ export class ServerConnection {
     this.setStatus({ draining: { calls, until: Date.now() + limitMs, limitMs, reason } });
     // The reason is the 'restart' entry just before this one.
     this.addActivity('info', drainText(calls, limitMs));
-    const outcome = await this.drain.wait(() => this.running.size, limitMs);
+    const outcome = await this.running.drained(limitMs);
     if (outcome === 'limit') {
       const text = drainCutText(this.record.name, reason, limitMs);
-      for (const call of this.running) call.cut = text;
-      this.addActivity('error', `Ended ${this.running.size} running call(s) with an error: ${text}`);
+      this.addActivity('error', `Ended ${this.running.cutAll(text)} running call(s) with an error: ${text}`);
     }
     this.setStatus({ draining: undefined });
     return outcome;
@@ -221,7 +215,7 @@ export class ServerConnection {
   private async halt(): Promise<void> {
     this.generation++;
     this.firstRoots.release();
-    this.drain.cancel();
+    this.running.cancelDrain();
     clearTimeout(this.retryTimer);
     this.applying = 0;
     this.session.reset();
@@ -345,20 +339,13 @@ export class ServerConnection {
     if (!client || this.status.state !== 'connected') {
       throw new CodedError('internal', `${this.record.name} is not connected.`);
     }
-    const call: RunningCall = {};
-    this.running.add(call);
-    try {
-      return (await client.callTool({ name, arguments: args })) as CallToolResult;
-    } catch (error) {
-      // The restart stopped waiting for it: say that, not the transport's "Connection closed".
-      if (call.cut) throw new CodedError('internal', call.cut);
-      throw error;
-    } finally {
-      this.running.delete(call);
-      const draining = this.status.draining;
-      if (draining) this.setStatus({ draining: { ...draining, calls: this.running.size } });
-      this.drain.callEnded();
-    }
+    return this.running.run(
+      async () => (await client.callTool({ name, arguments: args })) as CallToolResult,
+      (running) => {
+        const draining = this.status.draining;
+        if (draining) this.setStatus({ draining: { ...draining, calls: running } });
+      },
+    );
   }
 
   /** Folders travel in the command line or env: the roots capability is not declared then. */

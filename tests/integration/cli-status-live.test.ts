@@ -9,7 +9,7 @@ import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/i
 
 interface LiveStatus {
   running: { kind: string; pid: number }[];
-  servers: { name: string; live: { state: string; runBy?: { kind: string; pid: number }; protocolVersion?: string } }[];
+  servers: { name: string; live: { state: string; runBy?: { kind: string; pid: number }; protocolVersion?: string; lifecycle?: string } }[];
   proxies: { serverName: string; proxyPid: number; state: string }[];
 }
 

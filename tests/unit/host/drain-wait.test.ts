@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DrainWait, drainCutText, drainText } from '../../../electron/host/drain-wait.js';
+import { DrainWait, drainCutText, drainText, RunningCalls } from '../../../electron/host/drain-wait.js';
 
 describe('drain wait', () => {
   it('finishes at once when nothing runs', async () => {
@@ -43,5 +43,23 @@ describe('drain wait', () => {
     expect(cut).toContain('30 s');
     expect(cut).toContain('Sandbox turned on.');
     expect(cut).not.toMatch(/retry/i);
+  });
+
+  it('running calls: a drain waits for them; one cut off fails with why instead of the transport’s words', async () => {
+    const calls = new RunningCalls();
+    const counts: number[] = [];
+    let finish!: () => void;
+    let fail!: (error: Error) => void;
+    const quick = calls.run(() => new Promise<string>((resolve) => (finish = () => resolve('done'))), (running) => counts.push(running));
+    const stuck = calls.run(() => new Promise<string>((_, reject) => (fail = reject)), (running) => counts.push(running));
+    expect(calls.size).toBe(2);
+    const drained = calls.drained(10_000);
+    finish();
+    await expect(quick).resolves.toBe('done');
+    expect(calls.cutAll('fs was restarted while this call ran.')).toBe(1);
+    fail(new Error('Connection closed'));
+    await expect(stuck).rejects.toThrow('fs was restarted while this call ran.');
+    await expect(drained).resolves.toBe('finished');
+    expect(counts).toEqual([1, 0]);
   });
 });
