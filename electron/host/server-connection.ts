@@ -11,7 +11,8 @@ import { openClientSession, type EraSession, type EraVerdict } from './era-negot
 import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
-import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { applyLiveGrants, describeLiveChange } from './live-grants.js';
+import { decideRootsChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
@@ -209,8 +210,31 @@ export class ServerConnection {
       void this.update(this.record, RESTART_REASONS[action.why]);
       return true;
     }
+    if (action.kind === 'live') {
+      void this.applyLive(after, action.then === 'notify');
+      return true;
+    }
     if (this.session.notificationOutstanding || !this.record.sharing) return false;
     return this.sendListChanged();
+  }
+
+  /** Mounts the new folders into the running sandbox (live-grants.ts), or restarts it where that cannot be done safely. */
+  private async applyLive(after: Exposure, notify: boolean): Promise<void> {
+    const generation = this.generation;
+    // From here the sandbox is being changed to these folders: the next change compares with them.
+    this.startedFolders = after.folders;
+    const change = await applyLiveGrants(this.sandbox.live, this.status.pid, after);
+    if (generation !== this.generation) return;
+    if (change.kind === 'restart') {
+      this.restartedByPolicy = true;
+      void this.update(this.record, liveRestartReason(change.reason));
+      return;
+    }
+    if (change.kind === 'applied') {
+      this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
+      this.addActivity('info', describeLiveChange(change));
+    }
+    if (notify && !this.session.notificationOutstanding && this.record.sharing) this.sendListChanged();
   }
 
   private facts(): SessionFacts {
@@ -221,6 +245,7 @@ export class ServerConnection {
       era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
       injectsRoots: this.injectsRoots,
       confined: mountsAreGrants(this.status.confinement),
+      liveMounts: this.sandbox.live?.available === true,
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
       waitingToRetry: this.client === undefined && (this.waiting === 'retry' || this.waiting === 'change'),

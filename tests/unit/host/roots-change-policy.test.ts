@@ -46,3 +46,42 @@ describe('roots-change policy for servers whose mounts are their grants', () => 
     expect(decideRootsChange({ ...failed, waitingToRetry: false }, exposure(folder('/a')))).toEqual({ kind: 'none' });
   });
 });
+
+describe('roots-change policy for a sandbox whose mounts change live', () => {
+  const live = (started: ExposedFolder[], more: Partial<SessionFacts> = {}): SessionFacts => ({ ...facts(true, started), liveMounts: true, ...more });
+
+  it('mounts a grant live and then tells a server that asks again', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+    // Not yet known whether it asks again: told, and the reask window learns it.
+    expect(decideRootsChange(live([folder('/a')], { reasks: 'unknown' }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+  });
+
+  it('changes a mode live: the same folder read-only is another mount', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure({ ...folder('/a'), mode: 'read-only' }))).toEqual({ kind: 'live', then: 'notify' });
+  });
+
+  it('restarts a server that asks only once: its mounts alone do not make it read its folders again', () => {
+    expect(decideRootsChange(live([folder('/a')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'reask' });
+  });
+
+  it('revokes the last folder live: unmounted, it is gone from the server whatever it remembers', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure())).toEqual({ kind: 'live', then: 'notify' });
+    // Unconfined, the same revoke still restarts it, since only its memory held the folder.
+    expect(decideRootsChange(facts(false, [folder('/a')]), exposure())).toEqual({ kind: 'restart', why: 'forget' });
+  });
+
+  it('mounts live without a notification while it starts, and for a 2026-07-28 session', () => {
+    expect(decideRootsChange(live([folder('/a')], { connected: false, era: undefined }), exposure(folder('/b')))).toEqual({ kind: 'live', then: 'none' });
+    expect(decideRootsChange(live([folder('/a')], { era: 'modern' }), exposure(folder('/b')))).toEqual({ kind: 'live', then: 'none' });
+  });
+
+  it('does nothing live when its mounts stay the same, and restarts where the sandbox cannot change live', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ kind: 'notify' });
+    expect(decideRootsChange({ ...live([folder('/a')]), liveMounts: false }, exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
+  });
+
+  it('still starts one that waits, and restarts one that takes its folders as arguments', () => {
+    expect(decideRootsChange(live([], { started: undefined, connected: false, waitingToRetry: true }), exposure(folder('/a')))).toEqual({ kind: 'restart', why: 'retry' });
+    expect(decideRootsChange(live([folder('/a')], { injectsRoots: true }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'arguments' });
+  });
+});
