@@ -58,22 +58,12 @@ function heldBy(pid: number): Array<{ path: string; how: HeldPath['how'] }> {
 /**
  * The first thing a process of the sandbox started as `holderPid` holds under one of `folders`,
  * or undefined. The holder itself (bwrap's outer process, in the holder's mount namespace) holds
- * nothing the server sees and is skipped; root ('/') is the sandbox's own and never counts.
+ * nothing the server sees and is not among them (confinedProcesses); root ('/') is the sandbox's
+ * own and never counts.
  */
 export function heldUnder(holderPid: number, folders: readonly string[]): HeldPath | undefined {
   if (folders.length === 0) return undefined;
-  let holderNs: string | undefined;
-  try {
-    holderNs = fs.readlinkSync(`/proc/${holderPid}/ns/mnt`);
-  } catch {
-    return undefined;
-  }
   for (const pid of confinedProcesses(holderPid)) {
-    try {
-      if (fs.readlinkSync(`/proc/${pid}/ns/mnt`) === holderNs) continue;
-    } catch {
-      continue;
-    }
     for (const { path, how } of heldBy(pid)) {
       if (how === 'root' && path === '/') continue;
       const folder = folders.find((candidate) => isWithin(path, candidate));

@@ -57,15 +57,26 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** bwrap's descendants that live in another mount namespace than ours: the confined processes. */
+/**
+ * bwrap's descendants that live in another mount namespace than ours and than the spawned process's
+ * own: the confined processes. A holder (holder-launch.ts) has a mount namespace of its own, where
+ * its shell's `mount` children see the host's files: they are not the sandbox.
+ */
 export function confinedProcesses(pid: number): number[] {
   const ours = fs.readlinkSync('/proc/self/ns/mnt');
+  let spawned: string | undefined;
+  try {
+    spawned = fs.readlinkSync(`/proc/${pid}/ns/mnt`);
+  } catch {
+    return [];
+  }
   const found: number[] = [];
   const queue = [pid];
   while (queue.length > 0) {
     const next = queue.shift() as number;
     try {
-      if (fs.readlinkSync(`/proc/${next}/ns/mnt`) !== ours) found.push(next);
+      const ns = fs.readlinkSync(`/proc/${next}/ns/mnt`);
+      if (ns !== ours && ns !== spawned) found.push(next);
     } catch {
       // Gone, or not ours to inspect.
     }
