@@ -75,21 +75,22 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
   // A revoke is only real for a confined server once its mounts are gone, and a grant only reachable once mounted.
   if (facts.confined && !sameMounts(facts.started.folders, after.folders)) {
     if (!facts.liveMounts) return restart('mounts');
-    // Mounted live: the session still needs what an unconfined one would, except that an empty
-    // list need not make it forget: the revoked folders are gone from its file system already.
-    const session = tellSession(facts, after, false);
+    // Mounted live: the session still needs what an unconfined one would. Even its last folder's
+    // revoke restarts it: unmounted, the folder is gone from its file system, but servers that keep
+    // their folders when told the list is empty (server-filesystem) would go on naming it.
+    const session = tellSession(facts, after);
     return session.kind === 'restart' ? session : { kind: 'live', then: session.kind === 'notify' ? 'notify' : 'none' };
   }
-  return tellSession(facts, after, true);
+  return tellSession(facts, after);
 }
 
 /** What the running session must be told once its mounts (if any) hold the new folders. */
-function tellSession(facts: SessionFacts, after: Exposure, emptyListMustForget: boolean): RootsAction {
+function tellSession(facts: SessionFacts, after: Exposure): RootsAction {
   // Still starting: it asks during its handshake and reads the newest list. 2026-07-28 sessions
   // have no list_changed: those servers ask again on every call.
   if (!facts.connected || facts.era === 'modern') return NONE;
   // Servers may keep their previous folders when told the list is empty (server-filesystem does).
-  if (emptyListMustForget && after.roots.length === 0 && facts.toldSomeRoots) return restart('forget');
+  if (after.roots.length === 0 && facts.toldSomeRoots) return restart('forget');
   if (facts.reasks === 'no') return restart('reask');
   return NOTIFY;
 }

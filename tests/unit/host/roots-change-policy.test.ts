@@ -64,10 +64,10 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
     expect(decideRootsChange(live([folder('/a')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'reask' });
   });
 
-  it('revokes the last folder live: unmounted, it is gone from the server whatever it remembers', () => {
-    expect(decideRootsChange(live([folder('/a')]), exposure())).toEqual({ kind: 'live', then: 'notify' });
-    // Unconfined, the same revoke still restarts it, since only its memory held the folder.
-    expect(decideRootsChange(facts(false, [folder('/a')]), exposure())).toEqual({ kind: 'restart', why: 'forget' });
+  it('restarts for the last folder’s revoke: unmounted or not, a server that keeps its folders would go on naming it', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure())).toEqual({ kind: 'restart', why: 'forget' });
+    // One that was never told a folder has nothing to forget: the revoke is live.
+    expect(decideRootsChange(live([folder('/a')], { toldSomeRoots: false }), exposure())).toEqual({ kind: 'live', then: 'notify' });
   });
 
   it('mounts live without a notification while it starts, and for a 2026-07-28 session', () => {
