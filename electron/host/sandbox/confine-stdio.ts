@@ -241,7 +241,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
     const byDescriptor = described.slice(0, plan.descriptors.length);
     const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
+    const checkedByHolder = described.slice(plan.descriptors.length);
     openDescriptors = () => {
+      // The holder checks each grant again as it mounts it; checked here too, a swap since the plan
+      // is refused before the spawn, with the code the UI explains ('folder-changed').
+      openMountDescriptors(checkedByHolder).close();
       const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
       return openMountDescriptors(byDescriptor, seccompFd);
     };

@@ -29,25 +29,45 @@ export function shellQuote(value: string): string {
 
 /**
  * The holder's functions, shared by its start and every live change (one place for how a grant is
- * mounted): `add PATH DEV:INO ro|rw`, `mask PATH`, `drop PATH`. mount -n: no utab to write (an
+ * mounted): `add PATH DEV:INO ro|rw d|f`, `mask PATH`, `drop PATH`. mount -n: no utab to write (an
  * unprivileged holder cannot); -c: the paths are taken as given, never canonicalized.
  */
 export function holderFunctions(stage: string): string {
   return [
     `S=${shellQuote(stage)}; n=0`,
     `fail() { echo "mcp-roots holder: $*" >&2; exit ${HOLDER_FAILED}; }`,
-    'place() { mkdir -p "$S/root$1" && mount -n -c --move "$2" "$S/root$1" && rmdir "$2" || fail "$1 could not be placed"; }',
+    // A folder's mount point is made (its parents too); a file's exists already: protected files lie
+    // in a read-write root mounted before them, and creating one could write through a grant.
+    // Mount points are made one folder at a time, never through a symlink: parts of the tree (its
+    // /tmp, read-write grants) are the server's to write, and a symlink it planted must not make the
+    // holder create folders elsewhere. (A swap between the check and the mkdir is not excluded: the
+    // mount that lands elsewhere is caught by live-mounts.ts reading the holder's table, SECURITY.md.)
+    'point() {',
+    '  d="$S/root"; rest="${1#/}"',
+    '  while [ -n "$rest" ]; do',
+    '    c="${rest%%/*}"; if [ "$c" = "$rest" ]; then rest=""; else rest="${rest#*/}"; fi',
+    '    d="$d/$c"',
+    '    [ -L "$d" ] && fail "$1: $d is a symlink"',
+    '    [ -d "$d" ] || mkdir "$d" || fail "$1 could not be made"',
+    '  done',
+    '}',
+    'place() {',
+    '  if [ "$3" = f ]; then [ -f "$S/root$1" ] && [ ! -L "$S/root$1" ] || fail "$1 has no file to be mounted on"; else point "$1"; fi',
+    '  mount -n -c --move "$2" "$S/root$1" || fail "$1 could not be placed"',
+    '  if [ "$3" = f ]; then rm -f "$2"; else rmdir "$2"; fi',
+    '}',
     'add() {',
     '  exec 9<"$1" || fail "$1 cannot be opened"',
     '  [ "$(stat -L -c %d:%i /proc/self/fd/9)" = "$2" ] || fail "$1 was replaced since it was checked"',
     '  [ "$(readlink /proc/self/fd/9)" = "$1" ] || fail "$1 was reached through a symlink"',
     '  n=$((n+1)); p="$S/pending/$$.$n"',
-    '  mkdir "$p" && mount -n -c --bind /proc/self/fd/9 "$p" || fail "$1 could not be bound"',
+    '  if [ "$4" = f ]; then : > "$p"; else mkdir "$p"; fi',
+    '  mount -n -c --bind /proc/self/fd/9 "$p" || fail "$1 could not be bound"',
     '  exec 9<&-',
     '  if [ "$3" = ro ]; then mount -n -c -o remount,bind,ro "$p" || fail "$1 could not be made read-only"; fi',
-    '  place "$1" "$p"',
+    '  place "$1" "$p" "$4"',
     '}',
-    'mask() { n=$((n+1)); p="$S/pending/$$.$n"; mkdir "$p" && mount -n -t tmpfs -o size=4k,mode=0755 mask "$p" || fail "$1 could not be masked"; place "$1" "$p"; }',
+    'mask() { n=$((n+1)); p="$S/pending/$$.$n"; mkdir "$p" && mount -n -t tmpfs -o size=4k,mode=0755 mask "$p" || fail "$1 could not be masked"; place "$1" "$p" d; }',
     'drop() { umount -n -c -l "$S/root$1" || fail "$1 could not be unmounted"; }',
   ].join('\n');
 }
@@ -56,7 +76,7 @@ export function holderFunctions(stage: string): string {
 export function addCommand(mount: GrantMount, identity: PathIdentity | undefined): string {
   if (mount.purpose === 'mask') return `mask ${shellQuote(mount.path)}`;
   if (!identity) throw new Error(`no identity for ${mount.path}`);
-  return `add ${shellQuote(mount.path)} ${identity.dev}:${identity.ino} ${mount.writable ? 'rw' : 'ro'}`;
+  return `add ${shellQuote(mount.path)} ${identity.dev}:${identity.ino} ${mount.writable ? 'rw' : 'ro'} ${identity.directory ? 'd' : 'f'}`;
 }
 
 export function dropCommand(mountPath: string): string {
