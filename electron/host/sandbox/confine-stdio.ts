@@ -286,15 +286,22 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     });
   if (liveMounts) {
     const running = liveMounts;
+    // One change and its proof at a time: a check must not read the mounts of the next change.
+    let chain: Promise<unknown> = Promise.resolve();
+    const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
+      const outcome = await running.apply(pid, wanted);
+      if (outcome.kind !== 'applied') return outcome;
+      // "Verified" stays a fact: the changed sandbox is proved again, revoked folders included.
+      const proof = await check(pid, outcome.revoked);
+      if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
+      return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
+    };
     live = {
       available: true,
-      apply: async (pid, wanted) => {
-        const outcome = await running.apply(pid, wanted);
-        if (outcome.kind !== 'applied') return outcome;
-        // "Verified" stays a fact: the changed sandbox is proved again, revoked folders included.
-        const proof = await check(pid, outcome.revoked);
-        if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
-        return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
+      apply: (pid, wanted) => {
+        const next = chain.then(() => applyAndProve(pid, wanted));
+        chain = next.catch(() => undefined);
+        return next;
       },
     };
   }
