@@ -15,7 +15,8 @@ import type { StdioTransportConfig } from '../../shared/domain.js';
 import { benchDir, makeFolders, repoRoot, timingServer } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 
-const FILESYSTEM_ENTRY = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+// Its real path: in a worktree whose node_modules is a symlink, the sandbox binds the folder it leads to.
+const FILESYSTEM_ENTRY = fs.realpathSync(path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'));
 const filesystemServer: StdioTransportConfig = { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY], env: {} };
 
 interface Running {
