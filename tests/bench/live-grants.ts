@@ -1,4 +1,4 @@
-// Section 12: grants applied live to a running confined server (holder-launch.ts, live-mounts.ts).
+// Section 13: grants applied live to a running confined server (holder-launch.ts, live-mounts.ts).
 // - grant -> visible and revoke -> hidden inside the same process, p50 and p99, beside today's
 //   restart path (stop, re-plan, start, initialize, first successful read) in the same run;
 // - through `mcp-roots proxy` (the built CLI): 50 grant changes in the registry while four hosts'
@@ -50,7 +50,7 @@ async function visibleAndHidden(support: SandboxSupport, rounds: number): Promis
   for (const folder of folders) fs.writeFileSync(path.join(folder, 'here.txt'), 'x');
   const rootsWith = (...extra: string[]): GrantedFolder[] => [base, ...extra].map((p) => ({ path: p, mode: 'read-write' }));
   const confined = await confineStdio(server, { serverId: 'live-bench', roots: rootsWith(), dataDir, network: false, support });
-  if (!confined.live.available) return [{ id: 'live-unavailable', label: `12. live grants not measured: ${confined.live.reason}`, value: 0, unit: 'count' }];
+  if (!confined.live.available) return [{ id: 'live-unavailable', label: `13. live grants not measured: ${confined.live.reason}`, value: 0, unit: 'count' }];
   const live = confined.live;
   const running = await start(confined);
   const visible: number[] = [];
@@ -99,16 +99,16 @@ async function visibleAndHidden(support: SandboxSupport, rounds: number): Promis
   return [
     {
       id: 'live-grant-visible-p50',
-      label: '12. live grant -> folder visible in the same process, p50',
+      label: '13. live grant -> folder visible in the same process, p50',
       value: percentile(visible, 50),
       floor: percentile(restart, 50),
       unit: 'ms',
       note: `floor: today's restart path, measured in this run (p50; p99 ${percentile(restart, 99).toFixed(0)} ms, ${restart.length} rounds)`,
     },
-    { id: 'live-grant-visible-p99', label: `12. ... p99 (${visible.length} grants)`, value: percentile(visible, 99), unit: 'ms', budget: { max: 100, text: '< 100 ms' } },
-    { id: 'live-revoke-hidden-p50', label: '12. live revoke -> folder hidden from the same process, p50', value: percentile(hidden, 50), unit: 'ms' },
-    { id: 'live-revoke-hidden-p99', label: `12. ... p99 (${hidden.length} revokes)`, value: percentile(hidden, 99), unit: 'ms', budget: { max: 100, text: '< 100 ms' } },
-    { id: 'live-grant-applied-p50', label: '12. live grant applied and the sandbox verified again (self-check included), p50', value: percentile(applied, 50), unit: 'ms', note: `p99 ${percentile(applied, 99).toFixed(0)} ms` },
+    { id: 'live-grant-visible-p99', label: `13. ... p99 (${visible.length} grants)`, value: percentile(visible, 99), unit: 'ms', budget: { max: 100, text: '< 100 ms' } },
+    { id: 'live-revoke-hidden-p50', label: '13. live revoke -> folder hidden from the same process, p50', value: percentile(hidden, 50), unit: 'ms' },
+    { id: 'live-revoke-hidden-p99', label: `13. ... p99 (${hidden.length} revokes)`, value: percentile(hidden, 99), unit: 'ms', budget: { max: 100, text: '< 100 ms' } },
+    { id: 'live-grant-applied-p50', label: '13. live grant applied and the sandbox verified again (self-check included), p50', value: percentile(applied, 50), unit: 'ms', note: `p99 ${percentile(applied, 99).toFixed(0)} ms` },
   ];
 }
 
@@ -165,7 +165,7 @@ async function callsDuringChanges(changes: number): Promise<Figure[]> {
   return [
     {
       id: 'live-interrupted-calls',
-      label: `12. calls interrupted during ${changes} grant changes through the proxy (4 callers, ${calls} calls in ${(ms / 1000).toFixed(1)} s)`,
+      label: `13. calls interrupted during ${changes} grant changes through the proxy (4 callers, ${calls} calls in ${(ms / 1000).toFixed(1)} s)`,
       value: failures.length,
       unit: 'count',
       budget: { max: 0, text: '0' },
@@ -178,7 +178,7 @@ export async function liveGrants(rounds: number, changes: number): Promise<Figur
   const support = await probeSandbox();
   if (support.kind !== 'bwrap' || !support.holder?.available) {
     const reason = support.kind !== 'bwrap' ? support.reason : support.holder?.available === false ? support.holder.reason : 'not probed';
-    return [{ id: 'live-unavailable', label: `12. live grants not measured: ${reason}`, value: 0, unit: 'count' }];
+    return [{ id: 'live-unavailable', label: `13. live grants not measured: ${reason}`, value: 0, unit: 'count' }];
   }
   return [...(await visibleAndHidden(support, rounds)), ...(await callsDuringChanges(changes))];
 }
