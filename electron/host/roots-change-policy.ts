@@ -74,7 +74,9 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
   if (!facts.started) return facts.waitingToRetry ? restart('retry') : NONE;
   // A revoke is only real for a confined server once its mounts are gone, and a grant only reachable once mounted.
   if (facts.confined && !sameMounts(facts.started.folders, after.folders)) {
-    if (!facts.liveMounts) return restart('mounts');
+    // Still starting, it asks for its folders during its handshake and would be told them before
+    // they are mounted: a new start mounts them first, as before.
+    if (!facts.liveMounts || !facts.connected) return restart('mounts');
     // Mounted live: the session still needs what an unconfined one would. Even its last folder's
     // revoke restarts it: unmounted, the folder is gone from its file system, but servers that keep
     // their folders when told the list is empty (server-filesystem) would go on naming it.

@@ -70,8 +70,8 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
     expect(decideRootsChange(live([folder('/a')], { toldSomeRoots: false }), exposure())).toEqual({ kind: 'live', then: 'notify' });
   });
 
-  it('mounts live without a notification while it starts, and for a 2026-07-28 session', () => {
-    expect(decideRootsChange(live([folder('/a')], { connected: false, era: undefined }), exposure(folder('/b')))).toEqual({ kind: 'live', then: 'none' });
+  it('restarts one still starting (its handshake would name folders not yet mounted); mounts live without a notification for a 2026-07-28 session', () => {
+    expect(decideRootsChange(live([folder('/a')], { connected: false, era: undefined }), exposure(folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
     expect(decideRootsChange(live([folder('/a')], { era: 'modern' }), exposure(folder('/b')))).toEqual({ kind: 'live', then: 'none' });
   });
 
