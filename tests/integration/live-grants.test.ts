@@ -1,5 +1,5 @@
-// Grants reach a running confined server live (holder-launch.ts, live-mounts.ts), through
-// `mcp-roots proxy` as hosts run it, as root and as an unprivileged user: a 6 s tool call survives a
+// Grants reach a running confined server live (holder-launch.ts, live-mounts.ts), through the app
+// and through `mcp-roots proxy` as hosts run it, as root and as an unprivileged user: a 6 s tool call survives a
 // grant; the same process sees the new folder, read-only where the grant is; a revoke hides it at
 // the OS level; a revoke of a folder it holds a file open in restarts it, and the log says why; a
 // server racing the mount with a planted symlink gets nothing else mounted.
@@ -33,10 +33,10 @@ interface WorldFacts {
   race: { secretEverSeen: boolean; raced: string; secretNow: string };
 }
 
-async function runWorld(as: 'self' | 'nobody'): Promise<WorldFacts> {
-  const base = tempDir(`live-${as}-`);
+async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<WorldFacts> {
+  const base = tempDir(`live-${route}-${as}-`);
   fs.chmodSync(base, 0o777);
-  const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/live-grant-world.ts', base];
+  const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/live-grant-world.ts', route, base];
   const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
   const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, timeout: 240_000 });
   return JSON.parse(stdout.trim().split('\n').at(-1) as string) as WorldFacts;
@@ -45,9 +45,10 @@ async function runWorld(as: 'self' | 'nobody'): Promise<WorldFacts> {
 const users = isRoot ? (['self', 'nobody'] as const) : (['self'] as const);
 
 describe.runIf(support.kind === 'bwrap' && support.holder?.available === true)('grants applied live to a running confined server', () => {
-  for (const as of users) {
-    it(`as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}: no call interrupted, the same process sees the change, held files force a restart`, async () => {
-      const facts = await runWorld(as);
+  for (const route of ['proxy', 'app'] as const) {
+   for (const as of users) {
+    it(`through the ${route}, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}: no call interrupted, the same process sees the change, held files force a restart`, async () => {
+      const facts = await runWorld(route, as);
       expect(facts.firstSandbox).toMatchObject({ state: 'enforced', selfCheck: { verified: true } });
       expect(facts.firstSandbox.selfCheck.detail).toContain('grants applied live');
       // The 6 s call ran across the grant and came back.
@@ -65,5 +66,6 @@ describe.runIf(support.kind === 'bwrap' && support.holder?.available === true)('
       // The racer never saw the folder its symlink named, and the grant ended up where it belongs.
       expect(facts.race).toMatchObject({ secretEverSeen: false, raced: 'raced\n', secretNow: 'ERROR ENOENT' });
     }, 300_000);
+   }
   }
 });
