@@ -19,9 +19,6 @@ export async function applyLiveGrants(live: LiveGrants | undefined, pid: number 
 
 /** The activity log's words for a change applied live. */
 export function describeLiveChange(change: Extract<LiveChange, { kind: 'applied' }>): string {
-  const parts = [
-    ...(change.added.length ? [`mounted ${change.added.join(', ')}`] : []),
-    ...(change.revoked.length ? [`unmounted ${change.revoked.join(', ')}`] : []),
-  ];
-  return `Applied live, without a restart (${parts.length ? parts.join('; ') : 'modes or protected paths changed'}; ${Math.round(change.ms)} ms). Sandbox verified again: ${change.check.detail}`;
+  const list = (paths: readonly string[]) => (paths.length > 0 ? paths.join(', ') : '-');
+  return `Applied live, without a restart (${Math.round(change.ms)} ms). Mounted: ${list(change.added)}. Unmounted: ${list(change.revoked)}. Sandbox verified again: ${change.check.detail}`;
 }
