@@ -443,6 +443,8 @@ export type ActivityCode =
   | 'config-changed'
   | 'sandbox-verified'
   | 'sandbox-unverified'
+  | 'live-applied'
+  | 'restart-live'
   | 'sandbox-blocked'
   | 'sandbox-blocked-read-only'
   | 'read-paced'

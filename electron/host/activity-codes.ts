@@ -48,6 +48,9 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
     (m) => ({ pid: m[1]!, count: Number(m[2]), protected: Number(m[3]) }),
   ],
   [/^Stopped: its sandbox could not be verified \((.*)\)\. It was not run unconfined\. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding\.$/s, 'sandbox-unverified', (m) => ({ detail: m[1]! })],
+  // live-grants.ts: a change mounted in the running sandbox, or the restart it needed instead.
+  [/^Applied live, without a restart \((\d+) ms\)\. Mounted: (.*?)\. Unmounted: (.*?)\. Sandbox verified again: .*$/s, 'live-applied', (m) => ({ ms: Number(m[1]), mounted: m[2]!, unmounted: m[3]! })],
+  [/^Restarted: (.*)\.$/s, 'restart-live', (m) => ({ reason: m[1]! })],
   // connection-sandbox.ts's blocked().
   [/^The sandbox kept it from (.+) \(granted read-only\)\.$/s, 'sandbox-blocked-read-only', (m) => ({ path: m[1]! })],
   [/^The sandbox kept it from (.+) \(not granted\)\.$/s, 'sandbox-blocked', (m) => ({ path: m[1]! })],

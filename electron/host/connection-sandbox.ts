@@ -5,7 +5,7 @@ import type { ServerFailure, ServerRecord, TransportConfig } from '../../shared/
 import type { SandboxSelfCheck, SandboxSetupCode, ServerConfinement } from '../../shared/sandbox.js';
 import { readBoundedLines } from './bounded-lines.js';
 import type { ExposedFolder } from './exposure.js';
-import type { ConfinedStdio } from './sandbox/confine-stdio.js';
+import type { ConfinedStdio, LiveGrants } from './sandbox/confine-stdio.js';
 import { SandboxSetupError } from './sandbox/sandbox-types.js';
 import { redactSecretValues } from './secret-codec.js';
 import { describeSetupFailure } from './server-failure.js';
@@ -52,6 +52,11 @@ export class StartSandbox {
   /** The last stderr lines of this start, oldest first (redacted): a failure leads with them. */
   get stderrTail(): readonly string[] {
     return this.tail;
+  }
+
+  /** Whether (and how) its grants can change while it runs. */
+  get live(): LiveGrants | undefined {
+    return this.confined?.live;
   }
 
   get enforced(): boolean {

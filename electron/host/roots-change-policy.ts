@@ -13,8 +13,13 @@ export interface SessionFacts {
   era: 'legacy' | 'modern' | undefined;
   /** Folders travel in its arguments or env (`${roots}`): only a new process can change them. */
   injectsRoots: boolean;
-  /** Its mounts are its effective roots, fixed at exec: the OS sandbox, or a container's `-v` (mountsAreGrants). */
+  /** Its mounts are its effective roots: the OS sandbox, or a container's `-v` (mountsAreGrants). */
   confined: boolean;
+  /**
+   * Its sandbox's mounts can change while it runs (holder-launch.ts, live-mounts.ts). Otherwise they
+   * are fixed at exec and only a restart changes them.
+   */
+  liveMounts?: boolean | undefined;
   /** It was last answered a non-empty list. */
   toldSomeRoots: boolean;
   /** Learned from the server: does it ask again after list_changed? */
@@ -28,7 +33,15 @@ export interface SessionFacts {
 
 export type { RestartWhy } from '../../shared/domain.js';
 
-export type RootsAction = { kind: 'none' } | { kind: 'notify' } | { kind: 'restart'; why: RestartWhy };
+export type RootsAction =
+  | { kind: 'none' }
+  | { kind: 'notify' }
+  /**
+   * Change the running sandbox's mounts (live-mounts.ts), then notify or not. Where the live change
+   * cannot be made safely (a file held open under a revoked folder…), the caller restarts instead.
+   */
+  | { kind: 'live'; then: 'notify' | 'none' }
+  | { kind: 'restart'; why: RestartWhy };
 
 const NONE: RootsAction = { kind: 'none' };
 const NOTIFY: RootsAction = { kind: 'notify' };
@@ -50,7 +63,21 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
   // its backoff: a grant is often the person's answer to the failure.
   if (!facts.started) return facts.waitingToRetry ? restart('retry') : NONE;
   // A revoke is only real for a confined server once its mounts are gone, and a grant only reachable once mounted.
-  if (facts.confined && !sameMounts(facts.started.folders, after.folders)) return restart('mounts');
+  if (facts.confined && !sameMounts(facts.started.folders, after.folders)) {
+    // Still starting, it asks for its folders during its handshake and would be told them before
+    // they are mounted: a new start mounts them first, as before.
+    if (!facts.liveMounts || !facts.connected) return restart('mounts');
+    // Mounted live: the session still needs what an unconfined one would. Even its last folder's
+    // revoke restarts it: unmounted, the folder is gone from its file system, but servers that keep
+    // their folders when told the list is empty (server-filesystem) would go on naming it.
+    const session = tellSession(facts, after);
+    return session.kind === 'restart' ? session : { kind: 'live', then: session.kind === 'notify' ? 'notify' : 'none' };
+  }
+  return tellSession(facts, after);
+}
+
+/** What the running session must be told once its mounts (if any) hold the new folders. */
+function tellSession(facts: SessionFacts, after: Exposure): RootsAction {
   // Still starting: it asks during its handshake and reads the newest list. 2026-07-28 sessions
   // have no list_changed: those servers ask again on every call.
   if (!facts.connected || facts.era === 'modern') return NONE;
@@ -113,6 +140,11 @@ export const RESTART_REASONS: Record<RestartWhy, string> = {
   reask: 'Restarted to apply the change: it does not re-read its folders after being told they changed.',
   retry: 'Retried now, without waiting for the next attempt: its folders changed since it failed.',
 };
+
+/** The activity log's words for a live change that had to be a restart (live-mounts.ts says why). */
+export function liveRestartReason(why: string): string {
+  return `Restarted: ${why}.`;
+}
 
 function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
   return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.serverPath === b[i]?.serverPath);

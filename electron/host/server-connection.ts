@@ -11,7 +11,8 @@ import { openClientSession, type EraSession, type EraVerdict } from './era-negot
 import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
 import type { ExposedFolder, Exposure } from './exposure.js';
-import { decideRootsChange, forecastChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { applyLiveGrants, describeLiveChange } from './live-grants.js';
+import { decideRootsChange, forecastChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from './secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
@@ -267,6 +268,10 @@ export class ServerConnection {
       void this.update(this.record, RESTART_REASONS[action.why]);
       return true;
     }
+    if (action.kind === 'live') {
+      void this.applyLive(after, action.then === 'notify');
+      return true;
+    }
     if (this.session.notificationOutstanding || !this.record.sharing) return false;
     return this.sendListChanged();
   }
@@ -277,6 +282,26 @@ export class ServerConnection {
     return forecastChange(this.facts(), current);
   }
 
+  /** Mounts the new folders into the running sandbox (live-grants.ts), or restarts it where that cannot be done safely. */
+  private async applyLive(after: Exposure, notify: boolean): Promise<void> {
+    const generation = this.generation;
+    // From here the sandbox is being changed to these folders: the next change compares with them.
+    this.startedFolders = after.folders;
+    const applied = this.beginApplying();
+    const change = await applyLiveGrants(this.sandbox.live, this.status.pid, after).finally(applied);
+    if (generation !== this.generation) return;
+    if (change.kind === 'restart') {
+      this.restartedByPolicy = true;
+      void this.update(this.record, liveRestartReason(change.reason));
+      return;
+    }
+    if (change.kind === 'applied') {
+      this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
+      this.addActivity('info', describeLiveChange(change));
+    }
+    if (notify && !this.session.notificationOutstanding && this.record.sharing) this.sendListChanged();
+  }
+
   private facts(): SessionFacts {
     const client = this.client;
     return {
@@ -285,6 +310,7 @@ export class ServerConnection {
       era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
       injectsRoots: this.injectsRoots,
       confined: mountsAreGrants(this.status.confinement),
+      liveMounts: this.sandbox.live?.available === true,
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
       // A crash's retry timer or a hold for a change; a flood's hold-off is not cut short.
@@ -294,19 +320,24 @@ export class ServerConnection {
     };
   }
 
+  /** Enters 'applying-grants' (a live mount or a list_changed being written) until the returned call; nested ones count. */
+  private beginApplying(): () => void {
+    const generation = this.generation;
+    if (!this.lifecycle.is('ready', 'applying-grants')) return () => undefined;
+    this.applying++;
+    this.lifecycle.fire('apply-grants');
+    return () => {
+      if (generation !== this.generation || this.applying === 0) return;
+      if (--this.applying === 0 && this.lifecycle.is('applying-grants')) this.lifecycle.fire('grants-applied');
+    };
+  }
+
   private sendListChanged(): boolean {
     const client = this.client;
     if (!client) return false;
     const generation = this.generation;
     this.session.notified();
-    if (this.lifecycle.is('ready', 'applying-grants')) {
-      this.applying++;
-      this.lifecycle.fire('apply-grants');
-    }
-    const applied = () => {
-      if (generation !== this.generation || this.applying === 0) return;
-      if (--this.applying === 0 && this.lifecycle.is('applying-grants')) this.lifecycle.fire('grants-applied');
-    };
+    const applied = this.beginApplying();
     this.status = { ...this.status, listChangedCount: this.status.listChangedCount + 1 };
     client.sendRootsListChanged().then(
       () => {

@@ -10,7 +10,8 @@
 import { PROXY_STATES, type ProxyState, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/exposure.js';
-import { decideRootsChange, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
+import { applyLiveGrants, describeLiveChange } from '../host/live-grants.js';
+import { decideRootsChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
 import { FirstRootsGate } from '../host/first-roots-gate.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connection-lifecycle.js';
@@ -140,10 +141,38 @@ export class RootsProxy {
       void this.restart(RESTART_REASONS[action.why]);
       return;
     }
-    if (action.kind === 'none' || this.session.notificationOutstanding) return;
+    if (action.kind === 'live') {
+      void this.applyLive(after, action.then === 'notify');
+      return;
+    }
+    if (action.kind === 'none') return;
+    this.notifyServer();
+  }
+
+  private notifyServer(): void {
+    if (this.session.notificationOutstanding) return;
     this.session.notified();
     this.update({ listChangedCount: this.status.listChangedCount + 1 });
     this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+  }
+
+  /** Mounts the new folders into the running sandbox (live-grants.ts), or restarts it where that cannot be done safely. */
+  private async applyLive(after: Exposure, notify: boolean): Promise<void> {
+    const generation = this.generation;
+    const upstream = this.upstream;
+    // From here the sandbox is being changed to these folders: the next change compares with them.
+    this.startedFolders = after.folders;
+    const change = await applyLiveGrants(upstream?.live, upstream?.pid, after);
+    if (generation !== this.generation || this.closing) return;
+    if (change.kind === 'restart') {
+      void this.restart(liveRestartReason(change.reason));
+      return;
+    }
+    if (change.kind === 'applied') {
+      this.update({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
+      this.hooks.log(describeLiveChange(change));
+    }
+    if (notify) this.notifyServer();
   }
 
   private facts(): SessionFacts {
@@ -154,6 +183,7 @@ export class RootsProxy {
       era: this.status.era,
       injectsRoots: this.hooks.injectsRoots(),
       confined: mountsAreGrants(this.status.confinement),
+      liveMounts: this.upstream?.live?.available === true,
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,
       // A held server (its failure needs a change) starts again on a change of its folders.

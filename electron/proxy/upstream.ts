@@ -7,6 +7,7 @@ import type { ServerRecord } from '../../shared/domain.js';
 import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
 import { injectRoots, usesRootPlaceholders } from '../host/argument-injection.js';
 import { StartSandbox } from '../host/connection-sandbox.js';
+import type { LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
 import type { ExposedFolder } from '../host/exposure.js';
 import { prepareStart, type StartOptions } from '../host/stdio-start.js';
@@ -18,6 +19,8 @@ export interface Upstream {
   confinement?: ServerConfinement | undefined;
   /** Enforced: proves the running server's sandbox from outside. */
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
+  /** Whether (and how) its grants can change while it runs (live-mounts.ts). */
+  live?: LiveGrants | undefined;
   /** After it ended: did the sandbox stand in its way? The words naming the path, or undefined. */
   blocked?: (() => Promise<string | undefined>) | undefined;
 }
@@ -64,7 +67,7 @@ export async function openUpstream(
     await Promise.race([streamEnded(built.stderr), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     return sandbox.blocked(prepared.confinement)?.text;
   };
-  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, blocked };
+  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, live: confined?.live, blocked };
 }
 
 function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {

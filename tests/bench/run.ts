@@ -12,6 +12,7 @@ import { rootsAnswer } from './roots-answer.js';
 import { reaskWindow } from './reask-window.js';
 import { proxyFleets } from './proxies.js';
 import { sandboxCost } from './sandbox.js';
+import { liveGrants } from './live-grants.js';
 import { isolation } from './isolation.js';
 import { idleMemory, startup } from './startup-memory.js';
 
@@ -31,6 +32,7 @@ const sections: Section[] = [
   { name: 'memory', run: () => idleMemory(quick ? 10 : 50, 10_000) },
   { name: 'renderer', run: () => rendererScale(1000, 50, quick ? 5 : 15) },
   { name: 'sandbox', run: () => sandboxCost(quick ? 10 : 30, quick ? 3 : 10) },
+  { name: 'live', run: () => liveGrants(quick ? 20 : 100, 50) },
   { name: 'isolation', run: () => isolation(quick ? 40 : 150) },
   { name: 'reask', run: () => reaskWindow(quick ? 10 : 40) },
   {

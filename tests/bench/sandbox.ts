@@ -15,7 +15,8 @@ import type { StdioTransportConfig } from '../../shared/domain.js';
 import { benchDir, makeFolders, repoRoot, timingServer } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 
-const FILESYSTEM_ENTRY = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+// Its real path: in a worktree whose node_modules is a symlink, the sandbox binds the folder it leads to.
+const FILESYSTEM_ENTRY = fs.realpathSync(path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'));
 const filesystemServer: StdioTransportConfig = { type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY], env: {} };
 
 interface Running {
@@ -60,7 +61,7 @@ function readStatus(pid: number): string {
   }
 }
 
-async function spawnAndInitialize(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+async function spawnAndInitialize(support: SandboxSupport, rounds: number, variant = ''): Promise<Figure[]> {
   const dataDir = benchDir('sandbox-data');
   const [root] = makeFolders(1) as [string];
   const roots: GrantedFolder[] = [{ path: root, mode: 'read-write' }];
@@ -102,16 +103,16 @@ async function spawnAndInitialize(support: SandboxSupport, rounds: number): Prom
   }
   const pairRatios = confined.map((ms, i) => ms / (plain[i] as number));
   return [
-    { id: 'sandbox-spawn-p50', label: '9. spawn + initialize, confined (confineStdio included), p50', value: percentile(confined, 50), floor: percentile(plain, 50), unit: 'ms' },
+    { id: `sandbox-spawn-p50${variant ? `-${variant.replace(/\s+/g, '-')}` : ''}`, label: `9. spawn + initialize, confined${variant ? ` ${variant}` : ''} (confineStdio included), p50`, value: percentile(confined, 50), floor: percentile(plain, 50), unit: 'ms' },
     {
-      id: 'sandbox-spawn-ratio',
-      label: `9. ... confined / plain, median of ${rounds} interleaved pairs`,
+      id: `sandbox-spawn-ratio${variant ? `-${variant.replace(/\s+/g, '-')}` : ''}`,
+      label: `9. ... confined${variant ? ` ${variant}` : ''} / plain, median of ${rounds} interleaved pairs`,
       value: percentile(pairRatios, 50),
       unit: 'x',
       budget: { max: 1.15, text: '<= 1.15x' },
       note: `pair ratios p25 ${percentile(pairRatios, 25).toFixed(2)}x, p75 ${percentile(pairRatios, 75).toFixed(2)}x`,
     },
-    { id: 'sandbox-prepare-p50', label: '9. ... of which confineStdio (locate program, plan), p50', value: percentile(prepare, 50), unit: 'ms' },
+    { id: `sandbox-prepare-p50${variant ? `-${variant.replace(/\s+/g, '-')}` : ''}`, label: '9. ... of which confineStdio (locate program, plan), p50', value: percentile(prepare, 50), unit: 'ms' },
   ];
 }
 
@@ -202,7 +203,9 @@ export async function sandboxCost(rounds: number, memoryCount: number): Promise<
   }
   return [
     { id: 'sandbox-probe', label: '9. probe (one bwrap trial run, once per process)', value: probeMs, unit: 'ms' },
-    ...(await spawnAndInitialize(support, rounds)),
+    // With the holder namespace (live grants) where it works, and bwrap alone, in the same run.
+    ...(await spawnAndInitialize(support, rounds, support.holder?.available ? 'with holder' : '')),
+    ...(support.holder?.available ? await spawnAndInitialize({ ...support, holder: undefined }, rounds, 'bwrap alone') : []),
     ...(await memory(support, memoryCount)),
     ...(await grantChange(support, rounds)),
   ];

@@ -22,10 +22,12 @@
 // folder masked by an empty tmpfs wherever a grant would expose it (the registry holds every grant:
 // a server that could write it could widen its own); `--remount-ro /` last, so nothing can be
 // created at the top of the tree.
-import path from 'node:path';
 import type { HostLayout } from './host-layout.js';
 import { prlimitPrefix, type ResourceLimits } from './resource-limits.js';
-import { isWithin, type ConfinementInput, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
+import { byDepthThenPath, depth, grantTree, type GrantMount } from './grant-mounts.js';
+import { isWithin, type ConfinementInput, type SandboxMount } from './sandbox-types.js';
+
+export { pinnedAncestors } from './grant-mounts.js';
 
 export interface BwrapPlanInput extends ConfinementInput {
   /** Absolute path of bwrap (from the probe). */
@@ -51,6 +53,11 @@ export interface BwrapPlanInput extends ConfinementInput {
   seccomp?: boolean | undefined;
   /** Tasks, memory and /tmp limits (resource-limits.ts); none when absent. */
   limits?: ResourceLimits | undefined;
+  /**
+   * Started from a holder namespace (holder-launch.ts): its stage's root is the sandbox's `/`, with
+   * the grant mounts and /tmp already in it, and the server keeps the app's uid and gid inside.
+   */
+  holder?: { stage: string; uid: number; gid: number } | undefined;
 }
 
 export interface BwrapPlan {
@@ -65,15 +72,15 @@ export interface BwrapPlan {
   seccomp: boolean;
   /** Where the server starts: its cwd when that is reachable inside, else its private HOME. */
   chdir: string;
+  /** The grant-related mounts (grant-mounts.ts): bound by bwrap, or by the holder when there is one. */
+  grantMounts: GrantMount[];
+  /** bwrap and its arguments, without the prlimit prefix (a holder goes between the two). */
+  bwrapCommand: string[];
+  /** prlimit and its arguments, empty without limits. */
+  prefix: string[];
+  /** The program paths bound (those outside the system runtime). */
+  programs: string[];
 }
-
-const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
-/**
- * Shallower paths first, then by code unit: any fixed order will do (it only has to put parents
- * before children), and localeCompare's first call loads the ICU collator, ~18 ms of CPU that every
- * proxy paid at start-up for two or three paths.
- */
-const byDepthThenPath = (a: string, b: string) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Program paths worth binding: outside the system runtime, and not inside another program path. */
 function programMounts(programPaths: readonly string[], systemPaths: readonly string[]): string[] {
@@ -87,56 +94,19 @@ function programMounts(programPaths: readonly string[], systemPaths: readonly st
   return kept;
 }
 
-/**
- * Roots in mount order: parents before children, so a nested root keeps its own mode (a read-only
- * folder inside a read-write one stays read-only, and the other way round). A root listed twice
- * keeps its most permissive mode: two grants of one folder can only come from one decision.
- */
-function rootMounts(roots: readonly GrantedFolder[]): GrantedFolder[] {
-  const byPath = new Map<string, GrantedFolder>();
-  for (const root of roots) {
-    const seen = byPath.get(root.path);
-    if (!seen || (seen.mode === 'read-only' && root.mode === 'read-write')) byPath.set(root.path, root);
-  }
-  return [...byPath.values()].sort((a, b) => byDepthThenPath(a.path, b.path));
-}
-
 /** Where the private temp folder is seen inside, and TMPDIR: short enough for Unix socket paths below it. */
 export const PRIVATE_TMP = '/tmp/.private';
 
 /** The first descriptor bwrap gets (0-2 are the server's stdio). */
 export const FIRST_DESCRIPTOR = 3;
 
-/**
- * Folders on the way from a read-write root down to a target (both excluded), each bound onto
- * itself so that it is a mount point inside: a mount point cannot be renamed or removed (EBUSY).
- * Targets are the data folder (a server granted ~ must not move ~/.config aside and put a data
- * folder of its own, with a registry that frees it, in its place) and the protected paths (a server
- * must not rename .git and make a new one with hooks of its own). Each keeps the mode of the
- * deepest root over it.
- */
-export function pinnedAncestors(roots: readonly GrantedFolder[], targets: readonly string[]): GrantedFolder[] {
-  const pinned = new Map<string, GrantedFolder>();
-  for (const root of roots) {
-    if (root.mode !== 'read-write') continue;
-    for (const target of targets) {
-      if (target === root.path || !isWithin(target, root.path)) continue;
-      for (let dir = path.posix.dirname(target); dir !== root.path && isWithin(dir, root.path); dir = path.posix.dirname(dir)) {
-        // A root is a mount point already; a folder seen once is pinned once.
-        if (pinned.has(dir) || roots.some((other) => other.path === dir)) continue;
-        const deepest = roots.filter((other) => isWithin(dir, other.path)).sort((a, b) => depth(b.path) - depth(a.path))[0] as GrantedFolder;
-        pinned.set(dir, { path: dir, mode: deepest.mode });
-      }
-    }
-  }
-  return [...pinned.values()];
-}
-
 export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const args: string[] = ['--unshare-all', '--unshare-user'];
   if (input.disableUserns) args.push('--disable-userns');
   if (input.network) args.push('--share-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
+  // The holder maps the app's uid to 0 in its namespace; inside, the server is the app's uid again.
+  if (input.holder) args.push('--uid', String(input.holder.uid), '--gid', String(input.holder.gid), '--bind', `${input.holder.stage}/root`, '/');
 
   const mounts: SandboxMount[] = [];
   const descriptors: string[] = [];
@@ -177,29 +147,27 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // kernel.core_pattern, which the kernel runs as full root).
   args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
   args.push('--dev', '/dev');
-  if (input.limits) args.push('--size', String(input.limits.tmpBytes));
-  args.push('--tmpfs', '/tmp');
+  // Under a holder, /tmp is the holder's (roots below it must be mounted where it can reach them).
+  if (!input.holder) {
+    if (input.limits) args.push('--size', String(input.limits.tmpBytes));
+    args.push('--tmpfs', '/tmp');
+  }
   mounts.push({ path: '/proc', writable: false, purpose: 'system' }, { path: '/proc/sys', writable: false, purpose: 'system' });
   mounts.push({ path: '/dev', writable: false, purpose: 'system' }, { path: '/tmp', writable: true, purpose: 'tmp' });
 
   const programs = programMounts(input.programPaths, systemPaths);
   for (const program of programs) bindFd(program, false, 'program');
 
-  // Roots, the data folder's anchors and the protected paths, parents before children; at one path
-  // a root comes first and a protected path last, so protection holds over a grant of the same folder.
-  const roots = rootMounts(input.roots);
-  const order = { root: 0, anchor: 1, protected: 2 } as const;
-  const tree = [
-    ...roots.map((root) => ({ ...root, kind: 'root' as const })),
-    ...pinnedAncestors(roots, [input.dataDir, ...(input.protectedPaths ?? [])]).map((anchor) => ({ ...anchor, kind: 'anchor' as const })),
-    ...(input.protectedPaths ?? []).map((p) => ({ path: p, mode: 'read-only' as const, kind: 'protected' as const })),
-  ].sort((a, b) => depth(a.path) - depth(b.path) || order[a.kind] - order[b.kind] || byDepthThenPath(a.path, b.path));
-  for (const entry of tree) bindFd(entry.path, entry.mode === 'read-write', entry.kind === 'root' ? 'root' : entry.kind);
-
-  const exposesDataDir = [...roots.map((root) => root.path), ...programs].some((outer) => isWithin(input.dataDir, outer));
-  if (exposesDataDir) {
-    args.push('--tmpfs', input.dataDir);
-    mounts.push({ path: input.dataDir, writable: false, purpose: 'mask' });
+  // Roots, the data folder's anchors, the protected paths and the data folder's mask (grant-mounts.ts).
+  // Under a holder, the holder mounts them (holder-launch.ts), where they can change live.
+  const grantMounts = grantTree({ roots: input.roots, dataDir: input.dataDir, protectedPaths: input.protectedPaths ?? [], programs });
+  const exposesDataDir = grantMounts.some((mount) => mount.purpose === 'mask');
+  for (const entry of grantMounts) {
+    if (input.holder) mounts.push(entry);
+    else if (entry.purpose === 'mask') {
+      args.push('--tmpfs', entry.path);
+      mounts.push(entry);
+    } else bindFd(entry.path, entry.writable, entry.purpose);
   }
 
   bind('--bind', input.home, { writable: true, purpose: 'home' });
@@ -230,6 +198,10 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     descriptors,
     seccomp,
     chdir,
+    grantMounts,
+    bwrapCommand: [input.bwrap, ...args],
+    prefix: [...(launcher ? [launcher] : []), ...prefix],
+    programs,
   };
 }
 

@@ -6,8 +6,9 @@
  *   const check = await confined.selfCheck(transport.pid);   // { verified, at, detail }
  *
  * - `roots` are the server's EFFECTIVE roots (granted AND accessible AND sharing on), canonical
- *   host paths, each with its grant's mode. Mounts are fixed at exec: when they change, call
- *   confineStdio again and restart the server (the roots-change policy decides when).
+ *   host paths, each with its grant's mode. Where the holder works (holder-launch.ts), `live.apply`
+ *   changes them in the running server (live-mounts.ts); elsewhere mounts are fixed at exec: call
+ *   confineStdio again and restart the server (the roots-change policy decides which).
  * - Linux with working bubblewrap: `config` runs the server under bwrap (bwrap-plan.ts says what it
  *   sees and why); macOS: under sandbox-exec with a generated profile (seatbelt-profile.ts,
  *   untested here); anywhere else, or when the probe failed: `config` is the server's own, unchanged,
@@ -27,7 +28,10 @@ import path from 'node:path';
 import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
-import { planBwrap } from './bwrap-plan.js';
+import { FIRST_DESCRIPTOR, planBwrap } from './bwrap-plan.js';
+import type { GrantMount } from './grant-mounts.js';
+import { holderArgs } from './holder-launch.js';
+import { LiveMounts } from './live-mounts.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { launchEnvironment } from './launch-environment.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
@@ -76,7 +80,26 @@ export interface ConfinedStdio {
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
   /** The first stderr line showing the sandbox in the server's way, if any. */
   stderrBlocked(lines: readonly string[]): BlockedPath | undefined;
+  /** Whether its grants can change while it runs, and how (or why not: then a change restarts it). */
+  live: LiveGrants;
 }
+
+export type LiveGrants =
+  | {
+      available: true;
+      /** Changes the running server's (pid: the spawned one) roots, then proves its sandbox again. */
+      apply(pid: number, roots: readonly GrantedFolder[]): Promise<LiveChange>;
+    }
+  | { available: false; reason: string };
+
+export type LiveChange =
+  | { kind: 'applied'; check: SandboxSelfCheck; added: string[]; revoked: string[]; ms: number }
+  | { kind: 'unchanged' }
+  /** It must be restarted instead; `reason` in the activity log's words ("it held … open under …"). */
+  | { kind: 'restart'; reason: string };
+
+/** The descriptor the holder opens each folder on: dash knows 0-9 only, and bwrap's own must stay below it. */
+const HOLDER_FD = 9;
 
 const hostFacts = {
   exists: (p: string) => fs.existsSync(p),
@@ -90,9 +113,14 @@ const hostFacts = {
 };
 
 /** The server's private folders, created if missing (0700: other local users have no business there). */
-export function privateFolders(dataDir: string, serverId: string): { home: string; tmp: string } {
+export function privateFolders(dataDir: string, serverId: string): { home: string; tmp: string; stage: string } {
   const base = path.join(dataDir, 'sandbox', 'servers', serverId.replace(/[^a-zA-Z0-9._-]/g, '_'));
-  return { home: path.join(base, 'home'), tmp: path.join(base, 'tmp') };
+  return { home: path.join(base, 'home'), tmp: path.join(base, 'tmp'), stage: path.join(base, 'stage') };
+}
+
+function ensureFolder(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 /** The filter as a file below the data folder (no server can reach it), written once per content. */
@@ -115,6 +143,7 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
     openDescriptors: () => ({ fds: [], close: () => undefined }),
     selfCheck: async () => ({ verified: false, at: Date.now(), detail: `not confined: ${enforcement.reason}` }),
     stderrBlocked: () => undefined,
+    live: { available: false, reason: `not confined: ${enforcement.reason}` },
   };
 }
 
@@ -159,7 +188,9 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const filterRules: SeccompRules = { denyUnixSockets: options.network };
   const limits = resourceLimits();
   let spawn: { command: string; args: string[]; env: Record<string, string> };
-  let mounts: SandboxMount[];
+  let mounts: () => SandboxMount[];
+  let live: LiveGrants = { available: false, reason: support.kind === 'bwrap' ? 'not probed' : 'grants reach a running server only on Linux' };
+  let liveMounts: LiveMounts | undefined;
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
     // Unix sockets are refused where they could reach outside: with the host's network namespace
@@ -167,73 +198,129 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     // network off has a namespace of its own, where abstract names are its own: there Chromium (its
     // singleton socket, its zygote) and language servers get them.
     const filter = seccompFilter(filterRules);
-    const plan = planBwrap({
-      bwrap: support.launcher,
-      disableUserns: support.disableUserns,
-      // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
-      bindFromDescriptors: support.disableUserns,
-      layout: options.layout ?? hostLayout(),
-      command: program.command,
-      args: program.args,
-      env: serverEnv,
-      cwd: config.cwd,
-      programPaths,
-      roots,
-      home,
-      tmp,
-      dataDir,
-      network: options.network,
-      protectedPaths: protectedPaths({ writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() }),
-      seccomp: filter !== undefined,
-      limits,
-    });
-    spawn = plan;
-    mounts = plan.mounts;
+    const writableRoots = (list: readonly GrantedFolder[]) => list.filter((root) => root.mode === 'read-write').map((root) => root.path);
+    const protectedFor = (rw: readonly string[]) => protectedPaths({ writableRoots: rw, home: os.homedir() });
+    const holderSupport = support.holder;
+    const stage = holderSupport?.available ? fs.realpathSync(ensureFolder(defaults.stage)) : undefined;
+    const planFor = (holder: boolean) =>
+      planBwrap({
+        bwrap: support.launcher as string,
+        disableUserns: support.disableUserns,
+        // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
+        bindFromDescriptors: support.disableUserns,
+        layout: options.layout ?? hostLayout(),
+        command: program.command,
+        args: program.args,
+        env: serverEnv,
+        cwd: config.cwd,
+        programPaths,
+        roots,
+        home,
+        tmp,
+        dataDir,
+        network: options.network,
+        protectedPaths: protectedFor(writableRoots(roots)),
+        seccomp: filter !== undefined,
+        limits,
+        holder: holder && stage ? { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } : undefined,
+      });
+    let plan = planFor(stage !== undefined);
+    // The holder opens each folder on descriptor 9, above bwrap's own (programs, then the filter).
+    if (stage && FIRST_DESCRIPTOR + plan.descriptors.length + (filter ? 1 : 0) > HOLDER_FD) plan = planFor(false);
+    const held = plan.bwrapCommand.includes(`${stage}/root`);
     // Who each bound path is now; the spawn binds it only if it is still the same (mount-descriptors.ts).
-    const described = plan.descriptors.flatMap((p) => {
+    const bound = [...plan.descriptors, ...(held ? plan.grantMounts.filter((mount) => mount.purpose !== 'mask').map((mount) => mount.path) : [])];
+    const described = bound.flatMap((p) => {
       const identity = identityOf(p);
       return identity ? [{ path: p, identity }] : [];
     });
-    if (described.length !== plan.descriptors.length) {
-      const gone = plan.descriptors.find((p) => !identityOf(p)) as string;
+    if (described.length !== bound.length) {
+      const gone = bound.find((p) => !identityOf(p)) as string;
       throw new SandboxSetupError('folder-changed', `${gone} is gone or became a symlink while its sandbox was planned.`);
     }
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
+    const byDescriptor = described.slice(0, plan.descriptors.length);
     const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
+    const checkedByHolder = described.slice(plan.descriptors.length);
     openDescriptors = () => {
+      // The holder checks each grant again as it mounts it; checked here too, a swap since the plan
+      // is refused before the spawn, with the code the UI explains ('folder-changed').
+      openMountDescriptors(checkedByHolder).close();
       const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
-      return openMountDescriptors(described, seccompFd);
+      return openMountDescriptors(byDescriptor, seccompFd);
     };
+    const ownMounts = plan.mounts.filter((mount) => !plan.grantMounts.includes(mount as GrantMount));
+    if (held && stage && holderSupport?.available) {
+      const grantIdentities = new Map([...identities].filter(([p]) => !plan.descriptors.includes(p)));
+      liveMounts = new LiveMounts(
+        { nsenter: holderSupport.nsenter, stage, dataDir, programs: plan.programs, ownMounts, protectedPaths: protectedFor },
+        { grantMounts: plan.grantMounts, identities: grantIdentities },
+      );
+      const argv = [...plan.prefix, ...holderArgs({ unshare: holderSupport.unshare, stage, grantMounts: plan.grantMounts, identities: grantIdentities, tmpBytes: limits.tmpBytes }), ...plan.bwrapCommand];
+      spawn = { command: argv[0] as string, args: argv.slice(1), env: plan.env };
+    } else {
+      spawn = plan;
+      live = { available: false, reason: holderSupport?.available === false ? holderSupport.reason : 'too many program paths for its holder: a grant change restarts it' };
+    }
+    mounts = () => (liveMounts ? [...ownMounts, ...liveMounts.current.grantMounts] : plan.mounts);
   } else {
     const profile = seatbeltProfile({ programPaths, roots, home, tmp, dataDir, network: options.network, userHome: os.homedir() });
     spawn = { command: support.launcher, args: ['-p', profile, program.command, ...program.args], env: { ...serverEnv, HOME: home, TMPDIR: tmp } };
-    mounts = [];
+    mounts = () => [];
   }
 
   const confined: StdioTransportConfig = { type: 'stdio', command: spawn.command, args: spawn.args, env: spawn.env, ...(config.cwd ? { cwd: config.cwd } : {}) };
+  const check = (pid: number, revoked: readonly string[] = []) =>
+    selfCheck({
+      pid,
+      mounts: mounts(),
+      identities: liveMounts ? new Map([...identities, ...liveMounts.current.identities]) : identities,
+      seccomp: spawn.args.includes('--seccomp'),
+      denyUnixSockets: filterRules.denyUnixSockets,
+      limits: support.kind === 'bwrap' ? limits : undefined,
+      boundByPath: support.kind === 'bwrap' && !support.disableUserns,
+      notes,
+      revoked,
+      live: liveMounts !== undefined,
+      ...defaultCheckedDirs(dataDir),
+    });
+  if (liveMounts) {
+    const running = liveMounts;
+    // One change and its proof at a time: a check must not read the mounts of the next change.
+    let chain: Promise<unknown> = Promise.resolve();
+    const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
+      const outcome = await running.apply(pid, wanted);
+      if (outcome.kind !== 'applied') return outcome;
+      // "Verified" stays a fact: the changed sandbox is proved again, revoked folders included.
+      const proof = await check(pid, outcome.revoked);
+      if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
+      return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
+    };
+    live = {
+      available: true,
+      apply: (pid, wanted) => {
+        const next = chain.then(() => applyAndProve(pid, wanted));
+        chain = next.catch(() => undefined);
+        return next;
+      },
+    };
+  }
   return {
     config: confined,
     enforcement,
-    mounts,
+    get mounts() {
+      return mounts();
+    },
     package: pkg,
     openDescriptors,
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
-      return selfCheck({
-        pid,
-        mounts,
-        identities,
-        seccomp: spawn.args.includes('--seccomp'),
-        denyUnixSockets: filterRules.denyUnixSockets,
-        limits: support.kind === 'bwrap' ? limits : undefined,
-        boundByPath: support.kind === 'bwrap' && !support.disableUserns,
-        notes,
-        ...defaultCheckedDirs(dataDir),
-      });
+      return check(pid);
     },
+    live,
     stderrBlocked: (lines) => {
-      const found = findBlockedPath(lines, mounts, hostFacts);
+      const found = findBlockedPath(lines, mounts(), hostFacts);
       // The folder comes from the server's own output: say what granting it would expose.
       return found && { ...found, sensitive: sensitiveFolder(found.folder, { home: os.homedir(), dataDir }) };
     },

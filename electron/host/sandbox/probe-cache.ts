@@ -48,7 +48,9 @@ function isSupport(value: unknown): value is SandboxSupport {
     typeof support.reasonCode === 'string' &&
     typeof support.reason === 'string' &&
     typeof support.disableUserns === 'boolean' &&
-    (support.launcher === undefined || typeof support.launcher === 'string')
+    (support.launcher === undefined || typeof support.launcher === 'string') &&
+    // An answer kept before the holder was probed is probed again (its bwrap answer lacks it).
+    (support.kind !== 'bwrap' || (typeof support.holder === 'object' && support.holder !== null && typeof support.holder.available === 'boolean'))
   );
 }
 

@@ -36,6 +36,10 @@ export interface SelfCheckInput {
   boundByPath?: boolean | undefined;
   /** What the app set up for this server beyond its grants (a data path), said in the detail. */
   notes?: readonly string[] | undefined;
+  /** Folders revoked from the running server (live-mounts.ts): each must be gone inside, unless a mount still covers it. */
+  revoked?: readonly string[] | undefined;
+  /** Its grants are mounted by its holder namespace (holder-launch.ts), so they change live: the detail says so. */
+  live?: boolean | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -53,15 +57,26 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** bwrap's descendants that live in another mount namespace than ours: the confined processes. */
+/**
+ * bwrap's descendants that live in another mount namespace than ours and than the spawned process's
+ * own: the confined processes. A holder (holder-launch.ts) has a mount namespace of its own, where
+ * its shell's `mount` children see the host's files: they are not the sandbox.
+ */
 export function confinedProcesses(pid: number): number[] {
   const ours = fs.readlinkSync('/proc/self/ns/mnt');
+  let spawned: string | undefined;
+  try {
+    spawned = fs.readlinkSync(`/proc/${pid}/ns/mnt`);
+  } catch {
+    return [];
+  }
   const found: number[] = [];
   const queue = [pid];
   while (queue.length > 0) {
     const next = queue.shift() as number;
     try {
-      if (fs.readlinkSync(`/proc/${next}/ns/mnt`) !== ours) found.push(next);
+      const ns = fs.readlinkSync(`/proc/${next}/ns/mnt`);
+      if (ns !== ours && ns !== spawned) found.push(next);
     } catch {
       // Gone, or not ours to inspect.
     }
@@ -170,6 +185,12 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       }
       counts[mount.purpose]++;
     }
+    // A revoked folder: no mount left at its path, and nothing of it to see (its empty mount point may stay).
+    for (const folder of input.revoked ?? []) {
+      if (reachableInside(folder, input.mounts)) continue;
+      if (mountinfo.has(folder)) return fail(`${folder} (revoked) is still mounted inside`);
+      if (listing(rootOf(folder)).length > 0) return fail(`${folder} (revoked) still shows files inside`);
+    }
     const proc = mountinfo.get('/proc/sys');
     if (!proc?.includes('ro')) return fail('/proc/sys is writable inside');
     const status = fs.readFileSync(`/proc/${target}/status`, 'utf8');
@@ -186,6 +207,8 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
         `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
         `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '; Unix sockets allowed: network off, so abstract sockets (X11, D-Bus) are in a namespace of its own' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}` +
+        (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
+        (input.live ? '; grants applied live (its holder namespace mounts them)' : '') +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
     };
   } catch (error) {

@@ -36,6 +36,8 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'config-changed': 'activityMsg.configChanged',
   'sandbox-verified': 'activityMsg.sandboxVerified',
   'sandbox-unverified': 'activityMsg.sandboxUnverified',
+  'live-applied': 'activityMsg.liveApplied',
+  'restart-live': 'activityMsg.restartLive',
   'sandbox-blocked': 'activityMsg.sandboxBlocked',
   'sandbox-blocked-read-only': 'activityMsg.sandboxBlockedReadOnly',
   'read-paced': 'activityMsg.readPaced',

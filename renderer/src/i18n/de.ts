@@ -583,6 +583,8 @@ export const de: Dictionary = {
   'activityMsg.heldSetup': 'Kein automatischer neuer Versuch: Seine Befehlszeile lässt sich nicht für die Sandbox vorbereiten. Er startet wieder, wenn sich seine Freigaben oder Einstellungen ändern, oder mit „Neu verbinden“.',
   'activityMsg.configChanged': 'Die Einstellungen des Servers wurden geändert.',
   'activityMsg.sandboxVerified': { one: 'Sandbox geprüft (PID {pid}): {count} Ordner wie freigegeben eingebunden, jeweils genau der geprüfte Ordner; {protected} geschützte Pfade schreibgeschützt; /proc/sys schreibgeschützt; Schlüsselbunde, Mount-Aufrufe und Unix-Sockets verweigert; die geprüften Dateien außerhalb der Freigaben sind verborgen.', other: 'Sandbox geprüft (PID {pid}): {count} Ordner wie freigegeben eingebunden, jeweils genau der geprüfte Ordner; {protected} geschützte Pfade schreibgeschützt; /proc/sys schreibgeschützt; Schlüsselbunde, Mount-Aufrufe und Unix-Sockets verweigert; die geprüften Dateien außerhalb der Freigaben sind verborgen.' },
+  'activityMsg.liveApplied': 'Sofort übernommen, ohne Neustart ({ms} ms); seine Sandbox wurde erneut geprüft. Eingebunden: {mounted}. Ausgehängt: {unmounted}.',
+  'activityMsg.restartLive': 'Neu gestartet: {reason}.',
   'activityMsg.sandboxUnverified': 'Gestoppt: Seine Sandbox ließ sich nicht prüfen ({detail}). Er wurde nicht ohne Sandbox gestartet. Verbinde neu, um es noch einmal zu versuchen; scheitert es wieder, hindert etwas auf diesem Computer die Sandbox daran zu halten.',
   'activityMsg.sandboxBlocked': 'Die Sandbox hat ihm {path} verwehrt (nicht freigegeben).',
   'activityMsg.sandboxBlockedReadOnly': 'Die Sandbox hat ihm das Schreiben in {path} verwehrt (nur lesend freigegeben).',

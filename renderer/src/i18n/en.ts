@@ -581,6 +581,8 @@ export const en = {
   'activityMsg.heldSetup': 'Not retried on a timer: its command line cannot be prepared for the sandbox. It starts again when its grants or settings change, or on Reconnect.',
   'activityMsg.configChanged': 'The server’s settings changed.',
   'activityMsg.sandboxVerified': { one: 'Sandbox verified (pid {pid}): {count} folder mounted as granted, each the very folder that was checked; {protected} protected path(s) read-only; /proc/sys read-only; keyrings, mount calls and Unix sockets refused; the files outside the grants that the check looked for are hidden.', other: 'Sandbox verified (pid {pid}): {count} folders mounted as granted, each the very folder that was checked; {protected} protected path(s) read-only; /proc/sys read-only; keyrings, mount calls and Unix sockets refused; the files outside the grants that the check looked for are hidden.' },
+  'activityMsg.liveApplied': 'Applied live, without a restart ({ms} ms); its sandbox was verified again. Mounted: {mounted}. Unmounted: {unmounted}.',
+  'activityMsg.restartLive': 'Restarted: {reason}.',
   'activityMsg.sandboxUnverified': 'Stopped: its sandbox could not be verified ({detail}). It was not run unconfined. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding.',
   'activityMsg.sandboxBlocked': 'The sandbox kept it from {path} (not shared with it).',
   'activityMsg.sandboxBlockedReadOnly': 'The sandbox kept it from writing to {path} (shared read-only).',

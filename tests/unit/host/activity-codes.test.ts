@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activityCode } from '../../../electron/host/activity-codes.js';
 import { ActivityLog } from '../../../electron/host/activity-log.js';
-import { describeConfigChange, RESTART_REASONS } from '../../../electron/host/roots-change-policy.js';
+import { describeLiveChange } from '../../../electron/host/live-grants.js';
+import { describeConfigChange, liveRestartReason, RESTART_REASONS } from '../../../electron/host/roots-change-policy.js';
 import { REREADS_NOTE } from '../../../electron/host/roots-session.js';
 import type { ServerRecord } from '../../../shared/domain.js';
 
@@ -20,6 +21,15 @@ describe('activityCode', () => {
     }
     expect(literals.size).toBeGreaterThan(4);
     for (const literal of literals) expect({ literal, coded: activityCode(literal) !== undefined }).toEqual({ literal, coded: true });
+  });
+
+  it('codes a change applied live and the restart a live change needed instead, with their facts', () => {
+    const check = { verified: true, at: 0, detail: 'pid 9: 2 sentinel(s) …' };
+    expect(activityCode(describeLiveChange({ kind: 'applied', check, added: ['/a', '/b'], revoked: [], ms: 23.4 }))).toEqual({
+      code: 'live-applied',
+      params: { ms: 23, mounted: '/a, /b', unmounted: '-' },
+    });
+    expect(activityCode(liveRestartReason('it held /p/f.txt open under /p'))).toEqual({ code: 'restart-live', params: { reason: 'it held /p/f.txt open under /p' } });
   });
 
   it('codes the restart reasons and every config change', () => {

@@ -83,3 +83,49 @@ describe('forecast: what a grant or revoke would do, asked before it is made', (
     }
   });
 });
+
+describe('roots-change policy for a sandbox whose mounts change live', () => {
+  const live = (started: ExposedFolder[], more: Partial<SessionFacts> = {}): SessionFacts => ({ ...facts(true, started), liveMounts: true, ...more });
+
+  it('mounts a grant live and then tells a server that asks again', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+    // Not yet known whether it asks again: told, and the reask window learns it.
+    expect(decideRootsChange(live([folder('/a')], { reasks: 'unknown' }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+  });
+
+  it('changes a mode live: the same folder read-only is another mount', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure({ ...folder('/a'), mode: 'read-only' }))).toEqual({ kind: 'live', then: 'notify' });
+  });
+
+  it('restarts a server that asks only once: its mounts alone do not make it read its folders again', () => {
+    expect(decideRootsChange(live([folder('/a')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'reask' });
+  });
+
+  it('restarts for the last folder’s revoke: unmounted or not, a server that keeps its folders would go on naming it', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure())).toEqual({ kind: 'restart', why: 'forget' });
+    // One that was never told a folder has nothing to forget: the revoke is live.
+    expect(decideRootsChange(live([folder('/a')], { toldSomeRoots: false }), exposure())).toEqual({ kind: 'live', then: 'notify' });
+  });
+
+  it('restarts one still starting (its handshake would name folders not yet mounted); mounts live without a notification for a 2026-07-28 session', () => {
+    expect(decideRootsChange(live([folder('/a')], { connected: false, era: undefined }), exposure(folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
+    expect(decideRootsChange(live([folder('/a')], { era: 'modern' }), exposure(folder('/b')))).toEqual({ kind: 'live', then: 'none' });
+  });
+
+  it('does nothing live when its mounts stay the same, and restarts where the sandbox cannot change live', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ kind: 'notify' });
+    expect(decideRootsChange({ ...live([folder('/a')]), liveMounts: false }, exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
+  });
+
+  it('still starts one that waits, and restarts one that takes its folders as arguments', () => {
+    expect(decideRootsChange(live([], { started: undefined, connected: false, waitingToRetry: true }), exposure(folder('/a')))).toEqual({ kind: 'restart', why: 'retry' });
+    expect(decideRootsChange(live([folder('/a')], { injectsRoots: true }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'arguments' });
+  });
+
+  it('forecasts what it does: a grant to a server whose mounts change live takes no restart', () => {
+    expect(forecastChange(live([folder('/a'), folder('/b')]), exposure(folder('/a'), folder('/b')))).toEqual({ grant: undefined, revoke: undefined });
+    // Its last folder's revoke still restarts it, and an ask-once server still restarts for either.
+    expect(forecastChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ grant: undefined, revoke: 'forget' });
+    expect(forecastChange(live([folder('/a'), folder('/b')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'reask', revoke: 'reask' });
+  });
+});

@@ -9,7 +9,16 @@ import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(removeTempDirs);
 
-const OK: SandboxSupport = { kind: 'bwrap', reasonCode: 'ok', reason: 'works', launcher: '/usr/bin/bwrap', disableUserns: true };
+const OK: SandboxSupport = {
+  kind: 'bwrap',
+  reasonCode: 'ok',
+  reason: 'works',
+  launcher: '/usr/bin/bwrap',
+  disableUserns: true,
+  holder: { available: true, unshare: '/usr/bin/unshare', nsenter: '/usr/bin/nsenter' },
+};
+/** As kept before the holder was probed. */
+const OK_BEFORE_HOLDER: SandboxSupport = { kind: 'bwrap', reasonCode: 'ok', reason: 'works', launcher: '/usr/bin/bwrap', disableUserns: true };
 const FAILED: SandboxSupport = { kind: 'none', reasonCode: 'bwrap-failed', reason: 'timed out', disableUserns: false };
 
 function counting(answer: SandboxSupport) {
@@ -20,6 +29,15 @@ function counting(answer: SandboxSupport) {
 const keptFile = (dataDir: string) => path.join(dataDir, 'sandbox', 'probe.json');
 
 describe.runIf(process.platform === 'linux')('cachedProbe', () => {
+  it('an answer kept before the holder was probed is probed again', async () => {
+    const dataDir = tempDir('data-');
+    const first = counting(OK_BEFORE_HOLDER);
+    await cachedProbe(dataDir, first.probe);
+    const second = counting(OK);
+    expect(await cachedProbe(dataDir, second.probe)).toEqual(OK);
+    expect([first.calls.count, second.calls.count]).toEqual([1, 1]);
+  });
+
   it('a second process of the same boot reuses the answer instead of a trial run', async () => {
     const dataDir = tempDir('data-');
     const first = counting(OK);

@@ -1,0 +1,24 @@
+// Carries out the roots-change policy's 'live' action for a running confined server, the same for
+// the app's connections and for `mcp-roots proxy`: the new effective folders are mounted into its
+// sandbox (live-mounts.ts), or the words for why it must be restarted instead.
+import type { Exposure } from './exposure.js';
+import type { LiveChange, LiveGrants } from './sandbox/confine-stdio.js';
+
+export async function applyLiveGrants(live: LiveGrants | undefined, pid: number | null | undefined, after: Exposure): Promise<LiveChange> {
+  if (!live?.available) return { kind: 'restart', reason: `its grants cannot change while it runs (${live?.reason ?? 'no sandbox'})` };
+  if (!pid) return { kind: 'restart', reason: 'it was not running yet when its folders changed' };
+  try {
+    return await live.apply(
+      pid,
+      after.folders.map((folder) => ({ path: folder.path, mode: folder.mode })),
+    );
+  } catch (error) {
+    return { kind: 'restart', reason: `the live change failed (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** The activity log's words for a change applied live. */
+export function describeLiveChange(change: Extract<LiveChange, { kind: 'applied' }>): string {
+  const list = (paths: readonly string[]) => (paths.length > 0 ? paths.join(', ') : '-');
+  return `Applied live, without a restart (${Math.round(change.ms)} ms). Mounted: ${list(change.added)}. Unmounted: ${list(change.revoked)}. Sandbox verified again: ${change.check.detail}`;
+}
