@@ -309,7 +309,9 @@ export class ServerConnection {
       connected: client !== undefined && this.status.state === 'connected',
       era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
       injectsRoots: this.injectsRoots,
-      confined: mountsAreGrants(this.status.confinement),
+      // While a start is being prepared its confinement is not known yet, but a sandboxed one will
+      // mount the folders it was planned with: a change then must restart it, not be told unmounted.
+      confined: mountsAreGrants(this.status.confinement) || (this.record.sandbox === true && this.lifecycle.is('connecting')),
       liveMounts: this.sandbox.live?.available === true,
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,

@@ -36,6 +36,8 @@ export interface RootsProxyHooks {
   openUpstream(handlers: UpstreamHandlers): Promise<Upstream>;
   /** The server takes its folders as arguments: a change means a restart, and no roots capability. */
   injectsRoots(): boolean;
+  /** The registry runs it in the OS sandbox: a start in flight will mount the folders it read (absent: unknown, taken as no). */
+  sandboxed?(): boolean;
   /** How the server is reached: decides which era carries its folders (era-bridge.ts). */
   transportKind(): 'stdio' | 'http' | 'sse';
   statusChanged(status: SessionStatus): void;

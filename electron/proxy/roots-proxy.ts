@@ -182,7 +182,9 @@ export class RootsProxy {
       connected: this.ready && this.initialized,
       era: this.status.era,
       injectsRoots: this.hooks.injectsRoots(),
-      confined: mountsAreGrants(this.status.confinement),
+      // While a start is in flight its confinement is not known yet, but a sandboxed one will mount
+      // the folders it read: a change then must restart it, not be told folders it cannot open.
+      confined: mountsAreGrants(this.status.confinement) || (this.starting !== undefined && this.hooks.sandboxed?.() === true),
       liveMounts: this.upstream?.live?.available === true,
       toldSomeRoots: this.session.toldSomeRoots,
       reasks: this.session.reasks,

@@ -85,6 +85,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
           status.update({ preparing: text });
         }),
       injectsRoots: () => usesRootPlaceholders(running.transport),
+      sandboxed: () => running.sandbox,
       transportKind: () => running.transport.type,
       statusChanged: (session) => status.update({ ...session, serverName: running.name }),
       log,
