@@ -123,11 +123,11 @@ const SERVERS: CompatServer[] = [
   },
   {
     name: '@playwright/mcp',
-    route: 'npx -y @playwright/mcp --headless --executable-path /usr/bin/chromium (network off)',
+    route: 'npx -y @playwright/mcp --headless --executable-path /usr/bin/chromium (network on)',
     transport: () => npx('@playwright/mcp', ...browserFlags, '--no-sandbox'),
-    network: false,
     exercise: async (call, world, tag) => {
-      expect(await call('browser_navigate', { url: 'data:text/html,<h1>Hello compat</h1>' })).toContain('Hello compat');
+      // A page on this machine's 127.0.0.1: the network through pasta reaches the host's loopback ports.
+      expect(await call('browser_navigate', { url: world.pageUrl })).toContain('Hello compat');
       const shot = path.join(world.granted, `playwright-${tag}.png`);
       await call('browser_take_screenshot', { filename: shot });
       await waitFor(() => fs.existsSync(shot) && fs.statSync(shot).size > 0, { what: 'the screenshot in the granted folder' });
@@ -137,11 +137,10 @@ const SERVERS: CompatServer[] = [
   },
   {
     name: 'chrome-devtools-mcp',
-    route: 'npx -y chrome-devtools-mcp --headless --isolated --executable-path /usr/bin/chromium (network off)',
+    route: 'npx -y chrome-devtools-mcp --headless --isolated --executable-path /usr/bin/chromium (network on)',
     transport: () => npx('chrome-devtools-mcp', ...browserFlags, '--isolated', '--chrome-arg=--no-sandbox', '--no-usage-statistics', '--no-performance-crux'),
-    network: false,
     exercise: async (call, world, tag) => {
-      expect(await call('new_page', { url: 'data:text/html,<h1>Hello compat</h1>' })).toContain('2: data:text/html');
+      expect(await call('new_page', { url: world.pageUrl })).toContain(`2: Hello compat (${world.pageUrl})`);
       const shot = path.join(world.granted, `devtools-${tag}.png`);
       expect(await call('take_screenshot', { pageId: 2, filePath: shot })).toContain('Saved screenshot');
       expect(fs.statSync(shot).size).toBeGreaterThan(0);
@@ -205,7 +204,7 @@ beforeAll(async () => {
   execFileSync('git', ['-C', repo, 'add', '.']);
   execFileSync('git', ['-C', repo, '-c', 'user.name=compat', '-c', 'user.email=compat@example.invalid', 'commit', '-qm', 'first']);
   const database = path.join(granted, 'data.sqlite');
-  const page = http.createServer((_request, response) => response.end('<html><body><h1>Hello compat</h1></body></html>'));
+  const page = http.createServer((_request, response) => response.end('<html><head><title>Hello compat</title></head><body><h1>Hello compat</h1></body></html>'));
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   closers.push(() => page.close());
   world = { granted, outside, repo, database, pageUrl: `http://127.0.0.1:${(page.address() as AddressInfo).port}/`, remoteUrl: await startRemote() };

@@ -51,6 +51,11 @@ export interface BwrapPlanInput extends ConfinementInput {
   seccomp?: boolean | undefined;
   /** Tasks, memory and /tmp limits (resource-limits.ts); none when absent. */
   limits?: ResourceLimits | undefined;
+  /**
+   * Network on in a namespace of its own, held by a process in front of bwrap, that pasta configures
+   * (private-network.ts): bwrap shares it and waits on --block-fd until that is done.
+   */
+  privateNetwork?: boolean | undefined;
 }
 
 export interface BwrapPlan {
@@ -65,6 +70,8 @@ export interface BwrapPlan {
   seccomp: boolean;
   /** Where the server starts: its cwd when that is reachable inside, else its private HOME. */
   chdir: string;
+  /** A private network: bwrap's --block-fd, the descriptor after all others. */
+  blockFd?: number | undefined;
 }
 
 const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
@@ -135,6 +142,7 @@ export function pinnedAncestors(roots: readonly GrantedFolder[], targets: readon
 export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const args: string[] = ['--unshare-all', '--unshare-user'];
   if (input.disableUserns) args.push('--disable-userns');
+  // On: the network namespace bwrap is started in, the host's or a private one (private-network.ts).
   if (input.network) args.push('--share-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
 
@@ -216,6 +224,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // Last, so that bwrap's own setup above is not filtered; it applies to the server from its exec on.
   const seccomp = input.seccomp === true;
   if (seccomp) args.push('--seccomp', String(FIRST_DESCRIPTOR + descriptors.length));
+  const blockFd = input.network && input.privateNetwork ? FIRST_DESCRIPTOR + descriptors.length + (seccomp ? 1 : 0) : undefined;
+  if (blockFd !== undefined) args.push('--block-fd', String(blockFd));
 
   const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
   args.push('--chdir', chdir, '--', input.command, ...input.args);
@@ -230,6 +240,7 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     descriptors,
     seccomp,
     chdir,
+    blockFd,
   };
 }
 

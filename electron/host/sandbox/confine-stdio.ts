@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
@@ -33,6 +34,7 @@ import { launchEnvironment } from './launch-environment.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
+import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
 import { protectedPaths } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { sandboxSupport } from './probe-cache.js';
@@ -156,16 +158,19 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const notes = launch.notes;
 
   let identities = new Map<string, PathIdentity>();
-  const filterRules: SeccompRules = { denyUnixSockets: options.network };
+  // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
+  const pasta = support.kind === 'bwrap' && options.network ? support.privateNetwork?.pasta : undefined;
+  const filterRules: SeccompRules = { denyUnixSockets: options.network && pasta === undefined };
   const limits = resourceLimits();
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: SandboxMount[];
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
     // Unix sockets are refused where they could reach outside: with the host's network namespace
-    // shared, abstract names (X11, D-Bus, the Secret Service) are one socket() away. A server with
-    // network off has a namespace of its own, where abstract names are its own: there Chromium (its
-    // singleton socket, its zygote) and language servers get them.
+    // shared (network on, no pasta), abstract names (X11, D-Bus, the Secret Service) are one
+    // socket() away. A server with network off, or on through pasta, has a namespace of its own,
+    // where abstract names are its own: there Chromium (its singleton socket, its zygote) and
+    // language servers get them.
     const filter = seccompFilter(filterRules);
     const plan = planBwrap({
       bwrap: support.launcher,
@@ -186,8 +191,10 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       protectedPaths: protectedPaths({ writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() }),
       seccomp: filter !== undefined,
       limits,
+      privateNetwork: pasta !== undefined,
     });
-    spawn = plan;
+    // A private network: the holder of its namespaces runs in front (prlimit and bwrap exec in its place).
+    spawn = pasta ? { ...plan, command: HOLDER_PREFIX[0], args: [...HOLDER_PREFIX.slice(1), plan.command, ...plan.args] } : plan;
     mounts = plan.mounts;
     // Who each bound path is now; the spawn binds it only if it is still the same (mount-descriptors.ts).
     const described = plan.descriptors.flatMap((p) => {
@@ -200,9 +207,13 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     }
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
     const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
+    const blockFd = plan.blockFd;
     openDescriptors = () => {
       const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
-      return openMountDescriptors(described, seccompFd);
+      const opened = openMountDescriptors(described, seccompFd);
+      if (blockFd === undefined || !pasta) return opened;
+      // bwrap's --block-fd follows the mounts' and the filter's descriptors.
+      return { ...opened, pipes: 1, whenSpawned: ([block], pid) => attachPrivateNetwork(pasta, pid, block as Writable) };
     };
   } else {
     const profile = seatbeltProfile({ programPaths, roots, home, tmp, dataDir, network: options.network, userHome: os.homedir() });
@@ -226,6 +237,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         identities,
         seccomp: spawn.args.includes('--seccomp'),
         denyUnixSockets: filterRules.denyUnixSockets,
+        network: !options.network ? 'off' : pasta ? 'private' : 'shared',
+        networkWhy: support.kind === 'bwrap' && options.network && !pasta ? support.privateNetwork?.reason : undefined,
         limits: support.kind === 'bwrap' ? limits : undefined,
         boundByPath: support.kind === 'bwrap' && !support.disableUserns,
         notes,

@@ -5,12 +5,15 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxEnforcement } from '../../../shared/sandbox.js';
+import { probePrivateNetwork, type PrivateNetworkSupport } from './private-network.js';
 
 export interface SandboxSupport extends SandboxEnforcement {
   /** Absolute path of `bwrap` or `sandbox-exec` when kind is not 'none'. */
   launcher?: string | undefined;
   /** bwrap understands --disable-userns (0.8+): the server cannot make nested user namespaces. */
   disableUserns: boolean;
+  /** bwrap only: whether network-on servers get a network namespace of their own (private-network.ts). Absent: they share the host's. */
+  privateNetwork?: PrivateNetworkSupport | undefined;
 }
 
 export interface ProbeOptions {
@@ -129,5 +132,6 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
     trial = await run(bwrap, bwrapTrialArgs(bwrap, false), timeoutMs);
   }
   if (trial.code !== 0) return { kind: 'none', ...classifyBwrapFailure(trial.stderr), disableUserns: false };
-  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns };
+  const privateNetwork = await probePrivateNetwork(bwrap, findOnPath('pasta', pathEnv), timeoutMs);
+  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, privateNetwork };
 }
