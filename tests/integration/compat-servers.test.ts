@@ -45,6 +45,8 @@ interface CompatServer {
   refuse?(call: Call, world: World, tag: string): Promise<string>;
   /** What a person reads in that answer. */
   refusal?: RegExp;
+  /** Its refusal says "not found" for a path outside its grants: through the proxy, a note says it is not granted, and how to grant it. */
+  notGrantedNote?: boolean;
 }
 
 const node = (entry: string, ...args: string[]): StdioTransportConfig => ({ type: 'stdio', command: process.execPath, args: [entry, ...args], env: {}, cwd: repoRoot });
@@ -159,6 +161,7 @@ const SERVERS: CompatServer[] = [
     },
     refuse: (call, world) => call('read_file', { path: path.join(world.outside, 'secret.txt') }),
     refusal: /ENOENT: no such file or directory/,
+    notGrantedNote: true,
   },
   {
     name: 'mcp-remote',
@@ -224,7 +227,13 @@ async function exerciseOne(server: CompatServer, route: 'app' | 'proxy', call: C
   try {
     await server.exercise(call, world, route);
     if (server.refuse) {
-      expect(await server.refuse(call, world, route)).toMatch(server.refusal as RegExp);
+      const refusal = await server.refuse(call, world, route);
+      expect(refusal).toMatch(server.refusal as RegExp);
+      if (server.notGrantedNote && route === 'proxy') {
+        // The server's own words stay; the proxy's note beside them names the path and the fix.
+        expect(refusal).toContain(`MCP Roots Manager: ${path.join(world.outside, 'secret.txt')} is not granted to ${server.name}`);
+        expect(refusal).toContain(`To allow it: mcp-roots roots add ${world.outside} && mcp-roots grant ${server.name} ${world.outside} --read-only`);
+      }
       expect(fs.readdirSync(world.outside).sort(), 'nothing written outside the grants').toEqual(['other.sqlite', 'secret.txt']);
     }
     results.push({ server: server.name, route, outcome: 'works confined' });

@@ -78,6 +78,8 @@ export interface ConfinedStdio {
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
   /** The first stderr line showing the sandbox in the server's way, if any. */
   stderrBlocked(lines: readonly string[]): BlockedPath | undefined;
+  /** Set when its filter refuses Unix sockets (network on, shared with the host): why, for a failure's words. */
+  unixSocketsRefused?: string | undefined;
 }
 
 const hostFacts = {
@@ -228,6 +230,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     mounts,
     package: pkg,
     openDescriptors,
+    unixSocketsRefused: filterRules.denyUnixSockets && support.kind === 'bwrap' ? (support.privateNetwork?.reason ?? 'no private network was probed') : undefined,
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
