@@ -72,13 +72,16 @@ export async function openUpstream(
     const command = block ? fixCommand(record.name, block) : undefined;
     return found && (command ? `${found.text} To allow it: ${command}` : found.text);
   };
-  const refusalNote = (texts: readonly string[]) => {
-    const found = confined?.stderrBlocked(texts.flatMap((text) => text.split('\n')));
-    return found ? toolRefusalNote(record.name, found) : undefined;
-  };
   const endedNote = confined?.unixSocketsRefused
     ? `Its sandbox refuses Unix sockets, because its network is shared with this machine's (${confined.unixSocketsRefused}); a browser (Chromium) cannot start without them. To fix it: install the "passt" package (pasta gives it a network of its own), or, if it does not need the network: mcp-roots servers set ${shellWord(record.name)} --network off`
     : undefined;
+  const refusalNote = (texts: readonly string[]) => {
+    const found = confined?.stderrBlocked(texts.flatMap((text) => text.split('\n')));
+    if (found) return toolRefusalNote(record.name, found);
+    // Chromium's words when its filter refuses socket(AF_UNIX): `socket() failed: Operation not permitted`.
+    if (endedNote && texts.some((text) => /socket\(\) failed: Operation not permitted/i.test(text))) return `MCP Roots Manager: ${endedNote}`;
+    return undefined;
+  };
   return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, blocked, refusalNote, endedNote };
 }
 
