@@ -2,9 +2,11 @@
 // a faithful fixture of the real file layout (tests/fixtures/python/layouts.ts; PyPI is not
 // reachable here) running a small stdio MCP server in Python. Each must start under the sandbox,
 // serve its tool on a granted folder, and be refused a folder outside its grants.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
@@ -55,7 +57,8 @@ afterAll(async () => {
   await closeConfined();
   removeTempDirs();
   const works = results.filter((line) => line.startsWith('works')).length;
-  console.log([...results.map((line) => `compat-python: ${line}`), `compat-python: ${works} of ${LAUNCH_PATHS.length} Python launch paths work confined (fixtures only)`].join('\n'));
+  const run = results.filter((line) => !line.startsWith('skipped')).length;
+  console.log([...results.map((line) => `compat-python: ${line}`), `compat-python: ${works} of ${run} launches work confined (Python: fixtures only)`].join('\n'));
 });
 
 describe.runIf(support.kind === 'bwrap' && fs.existsSync('/usr/bin/python3'))('Python launch paths, confined (fixtures of their layouts)', () => {
@@ -85,4 +88,49 @@ describe.runIf(support.kind === 'bwrap' && fs.existsSync('/usr/bin/python3'))('P
       throw error;
     }
   }, 60_000);
+});
+
+// As an unprivileged user (the app run by a normal person), in a child process under setpriv, as the
+// hostile-server tests do: tests/fixtures/compat-world.ts starts each server through the sandbox
+// module and reports. The npm packages are readable by nobody here (/work/main/node_modules is 755).
+const isRoot = process.getuid?.() === 0;
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const AS_NOBODY = ['python pyenv shim', 'python venv console script', 'python -m', 'python uvx', 'server-filesystem', '@playwright/mcp (network on)'];
+
+interface NobodyFacts {
+  uid: number;
+  pasta: string | null;
+  pastaReason: string | null;
+  outcomes: Record<string, string>;
+}
+
+describe.runIf(support.kind === 'bwrap' && isRoot && fs.existsSync('/usr/bin/python3'))('as an unprivileged user', () => {
+  let facts: NobodyFacts;
+  const world = async () => {
+    if (facts) return facts;
+    const base = tempDir('compat-nobody-');
+    fs.chmodSync(base, 0o777);
+    const { stdout } = await promisify(execFile)('setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', process.execPath, '--import', 'tsx', 'tests/fixtures/compat-world.ts', base, ...AS_NOBODY], { cwd: repoRoot, timeout: 240_000 });
+    facts = JSON.parse(stdout.trim().split('\n').at(-1) as string) as NobodyFacts;
+    for (const [name, outcome] of Object.entries(facts.outcomes)) {
+      // A browser with the network on needs pasta; where it does not work for this user the case is skipped below, and said so here.
+      const label = outcome === 'works confined' ? 'works confined ' : name.includes('network on') && !facts.pasta ? 'skipped (no pasta for this user)' : 'FAILED         ';
+      results.push(`${label} ${name}, as nobody`);
+    }
+    return facts;
+  };
+
+  it('Python launch paths and server-filesystem work confined, as nobody', async () => {
+    const { uid, outcomes } = await world();
+    expect(uid).not.toBe(0);
+    for (const name of AS_NOBODY.filter((entry) => !entry.startsWith('@playwright'))) expect(outcomes[name], name).toBe('works confined');
+  }, 300_000);
+
+  it('a browser with the network on, as nobody, where pasta works for that user', async (context) => {
+    const { pasta, pastaReason, outcomes } = await world();
+    // Outside the app: pasta needs /dev/net/tun, which is root's only (0600) on this machine, so an
+    // unprivileged user's network-on server shares the host's network and Unix sockets are refused.
+    if (!pasta) context.skip(`pasta does not work for an unprivileged user on this machine (${pastaReason}); the self-check's detail says so and a browser needs its network off here`);
+    expect(outcomes['@playwright/mcp (network on)']).toBe('works confined');
+  }, 300_000);
 });
