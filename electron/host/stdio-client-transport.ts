@@ -25,8 +25,8 @@ export interface ChildDescriptors {
   close(): void;
   /** Pipes the child gets after `fds`, as its next descriptors (a private network's handshake with bwrap). */
   pipes?: number | undefined;
-  /** Called once the child runs, with those pipes' streams: the start waits for it, and its failure stops the child. */
-  whenSpawned?: ((pipes: (Readable | Writable)[], pid: number | undefined) => Promise<void>) | undefined;
+  /** Called once the child runs, with those pipes' streams: the start waits for it, its failure stops the child, and what it returns is called when the child exits. */
+  whenSpawned?: ((pipes: (Readable | Writable)[], pid: number | undefined) => Promise<void | (() => void)>) | undefined;
 }
 
 /** The base class's private parts that a spawn of our own must fill in (checked by the sandbox tests). */
@@ -200,7 +200,12 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
         descriptors.close();
         if (!descriptors.whenSpawned) return resolve();
         const streams = child.stdio.slice(first, first + (descriptors.pipes ?? 0)) as (Readable | Writable)[];
-        descriptors.whenSpawned(streams, child.pid).then(resolve, (error: Error) => {
+        descriptors.whenSpawned(streams, child.pid).then((cleanup) => {
+          // What the start set up outside the child (a private network's pasta) ends with it.
+          if (cleanup && (child.exitCode !== null || child.signalCode !== null)) cleanup();
+          else if (cleanup) child.once('exit', cleanup);
+          resolve();
+        }, (error: Error) => {
           child.kill('SIGKILL');
           // Ours too, or the child's 'close' (which waits for every pipe) never comes.
           for (const stream of streams) stream.destroy();

@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { confineStdio } from '../../electron/host/sandbox/confine-stdio.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
-import { anyPathServer, closeConfined } from '../support/confined-client.js';
-import { removeTempDirs, tempDir } from '../support/index.js';
+import { anyPathServer, closeConfined, startConfined } from '../support/confined-client.js';
+import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const support = await probeSandbox();
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -190,11 +190,27 @@ except OSError as e:
       let out = '';
       child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
       const closed = new Promise((resolve) => child.on('close', resolve));
-      await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
+      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
       await closed;
+      stop?.();
       expect(out).toMatch(support.privateNetwork?.pasta ? /^made\nrefused \d+\n$/ : /^not made 1\n$/);
     } finally {
       listener.close();
     }
+  });
+
+  it.runIf(support.privateNetwork?.pasta !== undefined)("pasta ends with the server: it holds the namespace open and would not quit by itself", async () => {
+    const server = await startConfined(anyPathServer(), { serverId: 'pasta-ends', roots: [], dataDir: tempDir('pasta-ends-data-'), network: true, support });
+    const namesHolder = () =>
+      fs.readdirSync('/proc').filter((pid) => {
+        try {
+          return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`/proc/${server.pid}/ns/net`);
+        } catch {
+          return false;
+        }
+      });
+    expect(namesHolder()).toHaveLength(1);
+    await server.close();
+    await waitFor(() => namesHolder().length === 0, { what: "the server's pasta to end with it" });
   });
 });

@@ -46,7 +46,7 @@ export interface OpenedDescriptors {
   close(): void;
   /** A private network's handshake with bwrap (private-network.ts): two pipes after `fds`, and what to do once it runs. */
   pipes?: number | undefined;
-  whenSpawned?: ((pipes: (Readable | Writable)[], pid: number | undefined) => Promise<void>) | undefined;
+  whenSpawned?: ((pipes: (Readable | Writable)[], pid: number | undefined) => Promise<void | (() => void)>) | undefined;
 }
 
 /**

@@ -25,6 +25,8 @@
 // - the gateway's address is the real gateway, not a second way to the host's loopback (`--no-map-gw`).
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
 
 /** Where pasta is, when it can give servers a network of their own; otherwise why not, in words. */
@@ -40,10 +42,12 @@ export const PASTA_POLICY = ['--config-net', '-t', 'none', '-u', 'none', '-T', '
 export const BROWSER_FIX = 'install the "passt" package (pasta gives each network-on server a network of its own, where browsers run), or turn this server\'s network off if it does not need the network';
 
 /** pasta's command line to configure the network namespace of bwrap's first child (host pid). */
-export function pastaArgs(childPid: number, uid: number | undefined = process.getuid?.()): string[] {
+export function pastaArgs(childPid: number, uid: number | undefined = process.getuid?.(), pidFile?: string): string[] {
   return [
     ...PASTA_POLICY,
     '--quiet',
+    // Where it says its own pid once configured: it must be stopped with the sandbox (below).
+    ...(pidFile ? ['--pid', pidFile] : []),
     // Its messages go to our stderr (kept for the failure's words), never to a syslog that may not exist.
     '--stderr',
     // Started as root, pasta changes to nobody before it joins the namespace, and nobody may not
@@ -93,23 +97,51 @@ async function unshared(pid: number, deadline: number): Promise<boolean> {
 }
 
 /**
+ * Stops the background pasta of one sandbox. This pasta does not quit by itself when the namespace's
+ * last process ends: it holds the namespace open, and a namespace named as /proc/PID/ns/net is never
+ * "deleted" where it would look (244 were left running after a day of tests before this). The pid
+ * is checked to still be that pasta (its command line names the holder) before it is signalled.
+ */
+function stopper(pastaPid: number, holderPid: number): () => void {
+  return () => {
+    try {
+      if (!fs.readFileSync(`/proc/${pastaPid}/cmdline`, 'utf8').includes(`/proc/${holderPid}/ns/net`)) return;
+      process.kill(pastaPid, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  };
+}
+
+/**
  * Once the holder (`pid`, the spawned process) has its namespaces, pasta configures its network;
  * then bwrap, which waits on --block-fd before it runs the server, is released by a write to
- * `block`. Rejects (with pasta's own words) when that fails or takes over `timeoutMs`; the caller
- * then stops the sandbox, which never ran the server without its network.
+ * `block`. Resolves to what stops that pasta: call it when the sandbox has ended. Rejects (with
+ * pasta's own words) when that fails or takes over `timeoutMs`; the caller then stops the sandbox,
+ * which never ran the server without its network.
  */
-export async function attachPrivateNetwork(pasta: string, pid: number | undefined, block: Writable | null | undefined, timeoutMs = 15_000): Promise<void> {
+export async function attachPrivateNetwork(pasta: string, pid: number | undefined, block: Writable | null | undefined, timeoutMs = 15_000): Promise<() => void> {
   if (!pid || !block) throw new Error('the sandbox was started without the pipe of its private network');
   const deadline = Date.now() + timeoutMs;
   if (!(await unshared(pid, deadline))) throw new Error('the sandbox ended, or did not make its network namespace, before pasta could set it up');
-  await new Promise<void>((resolve, reject) => {
-    // pasta forks into the background once the namespace is configured: its exit is the signal.
-    execFile(pasta, pastaArgs(pid), { timeout: Math.max(1, deadline - Date.now()), encoding: 'utf8' }, (error, _stdout, stderr) => {
-      if (!error) return resolve();
-      reject(new Error(`pasta could not set up the server's network: ${lastLine(stderr) || error.message}`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-roots-pasta-'));
+  let pastaPid: number;
+  try {
+    const pidFile = path.join(dir, 'pid');
+    await new Promise<void>((resolve, reject) => {
+      // pasta forks into the background once the namespace is configured: its exit is the signal.
+      execFile(pasta, pastaArgs(pid, process.getuid?.(), pidFile), { timeout: Math.max(1, deadline - Date.now()), encoding: 'utf8' }, (error, _stdout, stderr) => {
+        if (!error) return resolve();
+        reject(new Error(`pasta could not set up the server's network: ${lastLine(stderr) || error.message}`));
+      });
     });
-  });
+    pastaPid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const stop = stopper(pastaPid, pid);
   await new Promise<void>((resolve) => block.end('x', () => resolve()));
+  return stop;
 }
 
 /**
@@ -132,7 +164,8 @@ export async function probePrivateNetwork(bwrap: string, pasta: string | undefin
     trial.once('close', (code) => resolve(code));
   });
   try {
-    await attachPrivateNetwork(pasta, trial.pid, trial.stdio[3] as Writable, timeoutMs);
+    const stop = await attachPrivateNetwork(pasta, trial.pid, trial.stdio[3] as Writable, timeoutMs);
+    void exited.then(stop);
   } catch (error) {
     trial.kill('SIGKILL');
     trial.stdio[3]?.destroy();
