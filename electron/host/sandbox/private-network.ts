@@ -103,7 +103,8 @@ async function unshared(pid: number, deadline: number): Promise<boolean> {
  * is checked to still be that pasta (its command line names the holder) before it is signalled.
  */
 function stopper(pastaPid: number, holderPid: number): () => void {
-  return () => {
+  const stop = () => {
+    running.delete(stop);
     try {
       if (!fs.readFileSync(`/proc/${pastaPid}/cmdline`, 'utf8').includes(`/proc/${holderPid}/ns/net`)) return;
       process.kill(pastaPid, 'SIGTERM');
@@ -111,7 +112,21 @@ function stopper(pastaPid: number, holderPid: number): () => void {
       // Gone already.
     }
   };
+  running.add(stop);
+  // A process that exits before it has seen its servers end (a proxy whose host left) stops their
+  // pasta on its way out; its servers end with it anyway (--die-with-parent). One listener for all.
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const each of [...running]) each();
+    });
+  }
+  return stop;
 }
+
+/** Every pasta this process started whose server has not yet been seen to end. */
+const running = new Set<() => void>();
+let exitHooked = false;
 
 /**
  * Once the holder (`pid`, the spawned process) has its namespaces, pasta configures its network;
