@@ -12,7 +12,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import os from 'node:os';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** What one of our own requests came to. */
 export type OwnReply = { kind: 'answer'; message: JSONRPCMessage } | { kind: 'timeout' } | { kind: 'closed' };
@@ -23,6 +23,10 @@ const OWN_ID_PREFIX = 'mcp-roots-host:';
 export interface ChildDescriptors {
   fds: number[];
   close(): void;
+  /** Pipes the child gets after `fds`, as its next descriptors (a private network's handshake with bwrap). */
+  pipes?: number | undefined;
+  /** Called once the child runs, with those pipes' streams: the start waits for it, its failure stops the child, and what it returns is called when the child exits. */
+  whenSpawned?: ((pipes: (Readable | Writable)[], pid: number | undefined) => Promise<void | (() => void)>) | undefined;
 }
 
 /** The base class's private parts that a spawn of our own must fill in (checked by the sandbox tests). */
@@ -175,7 +179,8 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcess;
       try {
-        const stdio: StdioOptions = ['pipe', 'pipe', params.stderr === 'pipe' ? 'pipe' : (params.stderr ?? 'inherit'), ...descriptors.fds];
+        const pipes = Array.from({ length: descriptors.pipes ?? 0 }, () => 'pipe' as const);
+        const stdio: StdioOptions = ['pipe', 'pipe', params.stderr === 'pipe' ? 'pipe' : (params.stderr ?? 'inherit'), ...descriptors.fds, ...pipes];
         child = spawn(params.command, params.args ?? [], { env: params.env, stdio, shell: false, cwd: params.cwd });
       } catch (error) {
         descriptors.close();
@@ -188,10 +193,24 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
         reject(error);
         this.onerror?.(error);
       });
+      // Counted now: close() empties the list.
+      const first = 3 + descriptors.fds.length;
       child.on('spawn', () => {
         // The child holds its own copies now; ours would keep the folders open for nothing.
         descriptors.close();
-        resolve();
+        if (!descriptors.whenSpawned) return resolve();
+        const streams = child.stdio.slice(first, first + (descriptors.pipes ?? 0)) as (Readable | Writable)[];
+        descriptors.whenSpawned(streams, child.pid).then((cleanup) => {
+          // What the start set up outside the child (a private network's pasta) ends with it.
+          if (cleanup && (child.exitCode !== null || child.signalCode !== null)) cleanup();
+          else if (cleanup) child.once('exit', cleanup);
+          resolve();
+        }, (error: Error) => {
+          child.kill('SIGKILL');
+          // Ours too, or the child's 'close' (which waits for every pipe) never comes.
+          for (const stream of streams) stream.destroy();
+          reject(error);
+        });
       });
       child.on('close', () => {
         sdk._process = undefined;

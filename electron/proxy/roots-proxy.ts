@@ -50,6 +50,7 @@ import { initializeForServer } from './host-initialize.js';
 import { MODERN_PROTOCOL_VERSION } from '../host/era-choice.js';
 import { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
 import type { HostChannel } from './stdio-channel.js';
+import { toolErrorTexts, withNote } from './refusal-notes.js';
 import type { Upstream } from './upstream.js';
 
 export { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
@@ -405,7 +406,7 @@ export class RootsProxy {
     if (generation !== this.generation || this.closing) return;
     const hold = holdReason({ blocked: blocked !== undefined });
     if (hold) this.hold(hold, `The server closed the connection. ${blocked}`);
-    else this.serverGone('The server closed the connection.');
+    else this.serverGone(['The server closed the connection.', this.upstream?.endedNote].filter(Boolean).join(' '));
   }
 
   /**
@@ -558,8 +559,18 @@ export class RootsProxy {
     }
     this.calls.delete(hostId);
     if (call?.method === 'initialize' && message.result) this.noteInitializeResult(message.result);
-    this.host.send(hostId === upstreamId ? message : { ...message, id: hostId });
+    const noted = call?.method === 'tools/call' ? this.withRefusalNote(message) : message;
+    this.host.send(hostId === upstreamId ? noted : { ...noted, id: hostId });
     this.callEnded();
+  }
+
+  /** A tool's error naming a path its sandbox refused gets a note beside it (the server's words are kept). */
+  private withRefusalNote(message: Message): Message {
+    const texts = toolErrorTexts(message.result);
+    const note = texts.length > 0 ? this.upstream?.refusalNote?.(texts) : undefined;
+    if (!note || !message.result) return message;
+    this.hooks.log(note);
+    return { ...message, result: withNote(message.result, note) };
   }
 
   /** Answers the roots part of an input_required round. Returns false to let the host see it as is. */

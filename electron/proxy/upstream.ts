@@ -9,6 +9,7 @@ import { injectRoots, usesRootPlaceholders } from '../host/argument-injection.js
 import { StartSandbox } from '../host/connection-sandbox.js';
 import type { LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
+import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
 import type { ExposedFolder } from '../host/exposure.js';
 import { prepareStart, type StartOptions } from '../host/stdio-start.js';
 import { buildTransport } from '../host/transport-factory.js';
@@ -21,8 +22,12 @@ export interface Upstream {
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
   /** Whether (and how) its grants can change while it runs (live-mounts.ts). */
   live?: LiveGrants | undefined;
-  /** After it ended: did the sandbox stand in its way? The words naming the path, or undefined. */
+  /** After it ended: did the sandbox stand in its way? The words naming the path and the fix, or undefined. */
   blocked?: (() => Promise<string | undefined>) | undefined;
+  /** A tool's error texts: the note to add when they name a path its sandbox refused (refusal-notes.ts). */
+  refusalNote?: ((texts: readonly string[]) => string | undefined) | undefined;
+  /** Why it may have ended: its sandbox refuses Unix sockets (a browser cannot start), with the narrowest fixes. */
+  endedNote?: string | undefined;
 }
 
 export interface UpstreamHandlers {
@@ -65,9 +70,22 @@ export async function openUpstream(
   const blocked = async () => {
     // Its last stderr lines may still be in the pipe when the exit is seen. Capped: a stuck pipe must not hold the answer back.
     await Promise.race([streamEnded(built.stderr), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-    return sandbox.blocked(prepared.confinement)?.text;
+    const found = sandbox.blocked(prepared.confinement);
+    const block = found?.confinement.blocked;
+    const command = block ? fixCommand(record.name, block) : undefined;
+    return found && (command ? `${found.text} To allow it: ${command}` : found.text);
   };
-  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, live: confined?.live, blocked };
+  const endedNote = confined?.unixSocketsRefused
+    ? `Its sandbox refuses Unix sockets, because its network is shared with this machine's (${confined.unixSocketsRefused}); a browser (Chromium) cannot start without them. To fix it: install the "passt" package (pasta gives it a network of its own), or, if it does not need the network: mcp-roots servers set ${shellWord(record.name)} --network off`
+    : undefined;
+  const refusalNote = (texts: readonly string[]) => {
+    const found = confined?.stderrBlocked(texts.flatMap((text) => text.split('\n')));
+    if (found) return toolRefusalNote(record.name, found);
+    // Chromium's words when its filter refuses socket(AF_UNIX): `socket() failed: Operation not permitted`.
+    if (endedNote && texts.some((text) => /socket\(\) failed: Operation not permitted/i.test(text))) return `MCP Roots Manager: ${endedNote}`;
+    return undefined;
+  };
+  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, live: confined?.live, blocked, refusalNote, endedNote };
 }
 
 function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {

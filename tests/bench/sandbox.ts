@@ -61,6 +61,38 @@ function readStatus(pid: number): string {
   }
 }
 
+/**
+ * A network-on server's spawn + initialize through pasta (a network namespace of its own, configured
+ * before bwrap is released) against the same with the host's namespace shared (Unix sockets refused),
+ * in interleaved pairs. Absent where pasta does not work here (the probe says why).
+ */
+async function privateNetworkCost(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+  if (!support.privateNetwork?.pasta) return [{ id: 'sandbox-pasta-unavailable', label: `9. network through pasta not measured: ${support.privateNetwork?.reason ?? 'not probed'}`, value: 0, unit: 'count' }];
+  const dataDir = benchDir('sandbox-pasta-data');
+  const shared: SandboxSupport = { ...support, privateNetwork: undefined };
+  const once = async (withPasta: boolean) => {
+    const t0 = performance.now();
+    const sandboxed = await confineStdio(timingServer, { serverId: 'bench-net', roots: [], dataDir, network: true, support: withPasta ? support : shared });
+    const server = await start(sandboxed);
+    const ms = performance.now() - t0;
+    await stop(server);
+    return ms;
+  };
+  const pasta: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < rounds + 2; i++) {
+    const [a, b] = i % 2 === 0 ? [await once(true), await once(false)] : [await once(false), await once(true)].reverse();
+    if (i < 2) continue;
+    pasta.push(a as number);
+    plain.push(b as number);
+  }
+  const ratios = pasta.map((ms, i) => ms / (plain[i] as number));
+  return [
+    { id: 'sandbox-pasta-spawn-p50', label: '9. spawn + initialize, network on through pasta, p50', value: percentile(pasta, 50), floor: percentile(plain, 50), unit: 'ms', note: 'floor: network on, the host namespace shared' },
+    { id: 'sandbox-pasta-ratio', label: `9. ... pasta / shared, median of ${rounds} interleaved pairs`, value: percentile(ratios, 50), unit: 'x', note: `pair ratios p25 ${percentile(ratios, 25).toFixed(2)}x, p75 ${percentile(ratios, 75).toFixed(2)}x` },
+  ];
+}
+
 async function spawnAndInitialize(support: SandboxSupport, rounds: number, variant = ''): Promise<Figure[]> {
   const dataDir = benchDir('sandbox-data');
   const [root] = makeFolders(1) as [string];
@@ -206,6 +238,7 @@ export async function sandboxCost(rounds: number, memoryCount: number): Promise<
     // With the holder namespace (live grants) where it works, and bwrap alone, in the same run.
     ...(await spawnAndInitialize(support, rounds, support.holder?.available ? 'with holder' : '')),
     ...(support.holder?.available ? await spawnAndInitialize({ ...support, holder: undefined }, rounds, 'bwrap alone') : []),
+    ...(await privateNetworkCost(support, rounds)),
     ...(await memory(support, memoryCount)),
     ...(await grantChange(support, rounds)),
   ];

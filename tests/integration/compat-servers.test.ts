@@ -45,6 +45,8 @@ interface CompatServer {
   refuse?(call: Call, world: World, tag: string): Promise<string>;
   /** What a person reads in that answer. */
   refusal?: RegExp;
+  /** Its refusal says "not found" for a path outside its grants: through the proxy, a note says it is not granted, and how to grant it. */
+  notGrantedNote?: boolean;
 }
 
 const node = (entry: string, ...args: string[]): StdioTransportConfig => ({ type: 'stdio', command: process.execPath, args: [entry, ...args], env: {}, cwd: repoRoot });
@@ -123,11 +125,11 @@ const SERVERS: CompatServer[] = [
   },
   {
     name: '@playwright/mcp',
-    route: 'npx -y @playwright/mcp --headless --executable-path /usr/bin/chromium (network off)',
+    route: 'npx -y @playwright/mcp --headless --executable-path /usr/bin/chromium (network on)',
     transport: () => npx('@playwright/mcp', ...browserFlags, '--no-sandbox'),
-    network: false,
     exercise: async (call, world, tag) => {
-      expect(await call('browser_navigate', { url: 'data:text/html,<h1>Hello compat</h1>' })).toContain('Hello compat');
+      // A page on this machine's 127.0.0.1: the network through pasta reaches the host's loopback ports.
+      expect(await call('browser_navigate', { url: world.pageUrl })).toContain('Hello compat');
       const shot = path.join(world.granted, `playwright-${tag}.png`);
       await call('browser_take_screenshot', { filename: shot });
       await waitFor(() => fs.existsSync(shot) && fs.statSync(shot).size > 0, { what: 'the screenshot in the granted folder' });
@@ -137,11 +139,10 @@ const SERVERS: CompatServer[] = [
   },
   {
     name: 'chrome-devtools-mcp',
-    route: 'npx -y chrome-devtools-mcp --headless --isolated --executable-path /usr/bin/chromium (network off)',
+    route: 'npx -y chrome-devtools-mcp --headless --isolated --executable-path /usr/bin/chromium (network on)',
     transport: () => npx('chrome-devtools-mcp', ...browserFlags, '--isolated', '--chrome-arg=--no-sandbox', '--no-usage-statistics', '--no-performance-crux'),
-    network: false,
     exercise: async (call, world, tag) => {
-      expect(await call('new_page', { url: 'data:text/html,<h1>Hello compat</h1>' })).toContain('2: data:text/html');
+      expect(await call('new_page', { url: world.pageUrl })).toContain(`2: Hello compat (${world.pageUrl})`);
       const shot = path.join(world.granted, `devtools-${tag}.png`);
       expect(await call('take_screenshot', { pageId: 2, filePath: shot })).toContain('Saved screenshot');
       expect(fs.statSync(shot).size).toBeGreaterThan(0);
@@ -160,6 +161,7 @@ const SERVERS: CompatServer[] = [
     },
     refuse: (call, world) => call('read_file', { path: path.join(world.outside, 'secret.txt') }),
     refusal: /ENOENT: no such file or directory/,
+    notGrantedNote: true,
   },
   {
     name: 'mcp-remote',
@@ -205,7 +207,7 @@ beforeAll(async () => {
   execFileSync('git', ['-C', repo, 'add', '.']);
   execFileSync('git', ['-C', repo, '-c', 'user.name=compat', '-c', 'user.email=compat@example.invalid', 'commit', '-qm', 'first']);
   const database = path.join(granted, 'data.sqlite');
-  const page = http.createServer((_request, response) => response.end('<html><body><h1>Hello compat</h1></body></html>'));
+  const page = http.createServer((_request, response) => response.end('<html><head><title>Hello compat</title></head><body><h1>Hello compat</h1></body></html>'));
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   closers.push(() => page.close());
   world = { granted, outside, repo, database, pageUrl: `http://127.0.0.1:${(page.address() as AddressInfo).port}/`, remoteUrl: await startRemote() };
@@ -225,7 +227,13 @@ async function exerciseOne(server: CompatServer, route: 'app' | 'proxy', call: C
   try {
     await server.exercise(call, world, route);
     if (server.refuse) {
-      expect(await server.refuse(call, world, route)).toMatch(server.refusal as RegExp);
+      const refusal = await server.refuse(call, world, route);
+      expect(refusal).toMatch(server.refusal as RegExp);
+      if (server.notGrantedNote && route === 'proxy') {
+        // The server's own words stay; the proxy's note beside them names the path and the fix.
+        expect(refusal).toContain(`MCP Roots Manager: ${path.join(world.outside, 'secret.txt')} is not granted to ${server.name}`);
+        expect(refusal).toContain(`To allow it: mcp-roots roots add ${world.outside} && mcp-roots grant ${server.name} ${world.outside} --read-only`);
+      }
       expect(fs.readdirSync(world.outside).sort(), 'nothing written outside the grants').toEqual(['other.sqlite', 'secret.txt']);
     }
     results.push({ server: server.name, route, outcome: 'works confined' });

@@ -58,6 +58,11 @@ export interface BwrapPlanInput extends ConfinementInput {
    * the grant mounts and /tmp already in it, and the server keeps the app's uid and gid inside.
    */
   holder?: { stage: string; uid: number; gid: number } | undefined;
+  /**
+   * Network on in a namespace of its own, held by the process in front of bwrap (the holder), that pasta configures
+   * (private-network.ts): bwrap shares it and waits on --block-fd until that is done.
+   */
+  privateNetwork?: boolean | undefined;
 }
 
 export interface BwrapPlan {
@@ -80,6 +85,8 @@ export interface BwrapPlan {
   prefix: string[];
   /** The program paths bound (those outside the system runtime). */
   programs: string[];
+  /** A private network: bwrap's --block-fd, the descriptor after all others. */
+  blockFd?: number | undefined;
 }
 
 /** Program paths worth binding: outside the system runtime, and not inside another program path. */
@@ -103,6 +110,7 @@ export const FIRST_DESCRIPTOR = 3;
 export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const args: string[] = ['--unshare-all', '--unshare-user'];
   if (input.disableUserns) args.push('--disable-userns');
+  // On: the network namespace bwrap is started in, the host's or a private one (private-network.ts).
   if (input.network) args.push('--share-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
   // The holder maps the app's uid to 0 in its namespace; inside, the server is the app's uid again.
@@ -184,6 +192,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // Last, so that bwrap's own setup above is not filtered; it applies to the server from its exec on.
   const seccomp = input.seccomp === true;
   if (seccomp) args.push('--seccomp', String(FIRST_DESCRIPTOR + descriptors.length));
+  const blockFd = input.network && input.privateNetwork ? FIRST_DESCRIPTOR + descriptors.length + (seccomp ? 1 : 0) : undefined;
+  if (blockFd !== undefined) args.push('--block-fd', String(blockFd));
 
   const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
   args.push('--chdir', chdir, '--', input.command, ...input.args);
@@ -202,6 +212,7 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     bwrapCommand: [input.bwrap, ...args],
     prefix: [...(launcher ? [launcher] : []), ...prefix],
     programs,
+    blockFd,
   };
 }
 

@@ -25,6 +25,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
@@ -37,6 +38,7 @@ import { launchEnvironment } from './launch-environment.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
+import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
 import { protectedPaths } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { sandboxSupport } from './probe-cache.js';
@@ -82,6 +84,8 @@ export interface ConfinedStdio {
   stderrBlocked(lines: readonly string[]): BlockedPath | undefined;
   /** Whether its grants can change while it runs, and how (or why not: then a change restarts it). */
   live: LiveGrants;
+  /** Set when its filter refuses Unix sockets (network on, shared with the host): why, for a failure's words. */
+  unixSocketsRefused?: string | undefined;
 }
 
 export type LiveGrants =
@@ -185,7 +189,9 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const notes = launch.notes;
 
   let identities = new Map<string, PathIdentity>();
-  const filterRules: SeccompRules = { denyUnixSockets: options.network };
+  // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
+  const pasta = support.kind === 'bwrap' && options.network ? support.privateNetwork?.pasta : undefined;
+  const filterRules: SeccompRules = { denyUnixSockets: options.network && pasta === undefined };
   const limits = resourceLimits();
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: () => SandboxMount[];
@@ -194,9 +200,10 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
     // Unix sockets are refused where they could reach outside: with the host's network namespace
-    // shared, abstract names (X11, D-Bus, the Secret Service) are one socket() away. A server with
-    // network off has a namespace of its own, where abstract names are its own: there Chromium (its
-    // singleton socket, its zygote) and language servers get them.
+    // shared (network on, no pasta), abstract names (X11, D-Bus, the Secret Service) are one
+    // socket() away. A server with network off, or on through pasta, has a namespace of its own,
+    // where abstract names are its own: there Chromium (its singleton socket, its zygote) and
+    // language servers get them.
     const filter = seccompFilter(filterRules);
     const writableRoots = (list: readonly GrantedFolder[]) => list.filter((root) => root.mode === 'read-write').map((root) => root.path);
     const protectedFor = (rw: readonly string[]) => protectedPaths({ writableRoots: rw, home: os.homedir() });
@@ -223,10 +230,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         seccomp: filter !== undefined,
         limits,
         holder: holder && stage ? { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } : undefined,
+        privateNetwork: pasta !== undefined,
       });
     let plan = planFor(stage !== undefined);
-    // The holder opens each folder on descriptor 9, above bwrap's own (programs, then the filter).
-    if (stage && FIRST_DESCRIPTOR + plan.descriptors.length + (filter ? 1 : 0) > HOLDER_FD) plan = planFor(false);
+    // The holder opens each folder on descriptor 9, above bwrap's own (programs, the filter, the block pipe).
+    if (stage && FIRST_DESCRIPTOR + plan.descriptors.length + (filter ? 1 : 0) + (pasta ? 1 : 0) > HOLDER_FD) plan = planFor(false);
     const held = plan.bwrapCommand.includes(`${stage}/root`);
     // Who each bound path is now; the spawn binds it only if it is still the same (mount-descriptors.ts).
     const bound = [...plan.descriptors, ...(held ? plan.grantMounts.filter((mount) => mount.purpose !== 'mask').map((mount) => mount.path) : [])];
@@ -242,12 +250,16 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const byDescriptor = described.slice(0, plan.descriptors.length);
     const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
     const checkedByHolder = described.slice(plan.descriptors.length);
+    const blockFd = plan.blockFd;
     openDescriptors = () => {
       // The holder checks each grant again as it mounts it; checked here too, a swap since the plan
       // is refused before the spawn, with the code the UI explains ('folder-changed').
       openMountDescriptors(checkedByHolder).close();
       const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
-      return openMountDescriptors(byDescriptor, seccompFd);
+      const opened = openMountDescriptors(byDescriptor, seccompFd);
+      if (blockFd === undefined || !pasta) return opened;
+      // bwrap's --block-fd follows the mounts' and the filter's descriptors.
+      return { ...opened, pipes: 1, whenSpawned: ([block], pid) => attachPrivateNetwork(pasta, pid, block as Writable) };
     };
     const ownMounts = plan.mounts.filter((mount) => !plan.grantMounts.includes(mount as GrantMount));
     if (held && stage && holderSupport?.available) {
@@ -256,10 +268,12 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         { nsenter: holderSupport.nsenter, stage, dataDir, programs: plan.programs, ownMounts, protectedPaths: protectedFor },
         { grantMounts: plan.grantMounts, identities: grantIdentities },
       );
-      const argv = [...plan.prefix, ...holderArgs({ unshare: holderSupport.unshare, stage, grantMounts: plan.grantMounts, identities: grantIdentities, tmpBytes: limits.tmpBytes }), ...plan.bwrapCommand];
+      // With a private network the holder makes the network namespace too, and pasta joins it (private-network.ts).
+      const argv = [...plan.prefix, ...holderArgs({ unshare: holderSupport.unshare, stage, grantMounts: plan.grantMounts, identities: grantIdentities, tmpBytes: limits.tmpBytes, network: pasta !== undefined }), ...plan.bwrapCommand];
       spawn = { command: argv[0] as string, args: argv.slice(1), env: plan.env };
     } else {
-      spawn = plan;
+      // A private network without a holder: unshare holds its namespaces in front (prlimit and bwrap exec in its place).
+      spawn = pasta ? { ...plan, command: HOLDER_PREFIX[0], args: [...HOLDER_PREFIX.slice(1), plan.command, ...plan.args] } : plan;
       live = { available: false, reason: holderSupport?.available === false ? holderSupport.reason : 'too many program paths for its holder: a grant change restarts it' };
     }
     mounts = () => (liveMounts ? [...ownMounts, ...liveMounts.current.grantMounts] : plan.mounts);
@@ -277,6 +291,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       identities: liveMounts ? new Map([...identities, ...liveMounts.current.identities]) : identities,
       seccomp: spawn.args.includes('--seccomp'),
       denyUnixSockets: filterRules.denyUnixSockets,
+      network: !options.network ? 'off' : pasta ? 'private' : 'shared',
+      networkWhy: support.kind === 'bwrap' && options.network && !pasta ? support.privateNetwork?.reason : undefined,
       limits: support.kind === 'bwrap' ? limits : undefined,
       boundByPath: support.kind === 'bwrap' && !support.disableUserns,
       notes,
@@ -313,6 +329,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     },
     package: pkg,
     openDescriptors,
+    unixSocketsRefused: filterRules.denyUnixSockets && support.kind === 'bwrap' ? (support.privateNetwork?.reason ?? 'no private network was probed') : undefined,
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };

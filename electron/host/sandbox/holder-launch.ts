@@ -90,6 +90,8 @@ export interface HolderInput {
   identities: ReadonlyMap<string, PathIdentity>;
   /** The size of the sandbox's /tmp (resource-limits.ts), or undefined for tmpfs's default. */
   tmpBytes: number | undefined;
+  /** A network namespace of its own too, for pasta to configure (private-network.ts); bwrap then shares it. */
+  network?: boolean | undefined;
 }
 
 /** The holder's part of the command line: what goes between prlimit and bwrap. */
@@ -104,5 +106,5 @@ export function holderArgs(input: HolderInput): string[] {
     ...input.grantMounts.map((mount) => addCommand(mount, input.identities.get(mount.path))),
     'exec "$@"',
   ].join('\n');
-  return [input.unshare, '-U', '-r', '-m', '--propagation', 'private', '--', '/bin/sh', '-c', script, 'mcp-roots-holder'];
+  return [input.unshare, '-U', '-r', '-m', ...(input.network ? ['-n'] : []), '--propagation', 'private', '--', '/bin/sh', '-c', script, 'mcp-roots-holder'];
 }

@@ -9,6 +9,7 @@
 // bwrap closes each descriptor once it has bound it: the server never inherits them (an O_PATH
 // descriptor to a granted folder would otherwise let it climb out with openat("..")).
 import fs from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import { SandboxSetupError } from './sandbox-types.js';
 
 /** Not in fs.constants: open a path only to name it (no read permission needed, no side effects). */
@@ -43,6 +44,9 @@ export interface OpenedDescriptors {
   fds: number[];
   /** Closes this process's copies (call once the child has been spawned, or on failure). */
   close(): void;
+  /** A private network's handshake with bwrap (private-network.ts): two pipes after `fds`, and what to do once it runs. */
+  pipes?: number | undefined;
+  whenSpawned?: ((pipes: (Readable | Writable)[], pid: number | undefined) => Promise<void | (() => void)>) | undefined;
 }
 
 /**

@@ -36,7 +36,10 @@ export function probeKey(pathEnv: string | undefined = process.env.PATH): string
     const stat = fs.statSync(bwrap);
     program = `${bwrap}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
   }
-  return [boot, process.getuid?.() ?? '-', program, ...USERNS_SETTINGS.map(readOr)].join('|');
+  // pasta too: installing passt gives network-on servers a namespace of their own from the next start.
+  const pasta = findOnPath('pasta', pathEnv);
+  const pastaProgram = pasta ? `${pasta}:${fs.statSync(pasta).ino}:${fs.statSync(pasta).mtimeMs}` : 'none';
+  return [boot, process.getuid?.() ?? '-', program, pastaProgram, ...USERNS_SETTINGS.map(readOr)].join('|');
 }
 
 function isSupport(value: unknown): value is SandboxSupport {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findOnPath } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError } from './sandbox-types.js';
+import { shimTargets } from './version-manager-shims.js';
 
 export interface ProgramInput {
   command: string;
@@ -123,6 +124,8 @@ class Collector {
     // Running it by the name it was given needs that name (a symlink in its folder) to exist.
     if (real !== named) this.add(path.dirname(named), named, tainted);
     for (const candidate of new Set([named, real])) this.installOf(candidate, tainted);
+    // A version manager's shim execs what lies beside it (version-manager-shims.ts).
+    for (const target of new Set([...shimTargets(named), ...shimTargets(real)])) this.add(target, undefined, tainted);
     const shebang = readShebang(real);
     if (shebang) {
       this.scriptHome(real, shebang, tainted);

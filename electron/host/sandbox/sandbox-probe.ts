@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxEnforcement } from '../../../shared/sandbox.js';
+import { probePrivateNetwork, type PrivateNetworkSupport } from './private-network.js';
 
 export interface SandboxSupport extends SandboxEnforcement {
   /** Absolute path of `bwrap` or `sandbox-exec` when kind is not 'none'. */
@@ -16,6 +17,8 @@ export interface SandboxSupport extends SandboxEnforcement {
    * server live (live-mounts.ts). Where it cannot, a grant change restarts the server, and `reason` says why.
    */
   holder?: HolderSupport | undefined;
+  /** bwrap only: whether network-on servers get a network namespace of their own (private-network.ts). Absent: they share the host's. */
+  privateNetwork?: PrivateNetworkSupport | undefined;
 }
 
 export type HolderSupport = { available: true; unshare: string; nsenter: string } | { available: false; reason: string };
@@ -136,8 +139,8 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
     trial = await run(bwrap, bwrapTrialArgs(bwrap, false), timeoutMs);
   }
   if (trial.code !== 0) return { kind: 'none', ...classifyBwrapFailure(trial.stderr), disableUserns: false };
-  const holder = await probeHolder(bwrap, disableUserns, pathEnv, timeoutMs);
-  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, holder };
+  const [holder, privateNetwork] = await Promise.all([probeHolder(bwrap, disableUserns, pathEnv, timeoutMs), probePrivateNetwork(bwrap, findOnPath('pasta', pathEnv), timeoutMs)]);
+  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, holder, privateNetwork };
 }
 
 /**

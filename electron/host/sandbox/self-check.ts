@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import type { PathIdentity } from './mount-descriptors.js';
+import { BROWSER_FIX } from './private-network.js';
 import { readLimit, type ResourceLimits } from './resource-limits.js';
 import { isWithin, type SandboxMount } from './sandbox-types.js';
 
@@ -30,6 +31,14 @@ export interface SelfCheckInput {
   seccomp?: boolean | undefined;
   /** Its filter refuses socket(AF_UNIX) (seccomp-filter.ts): the detail says which. */
   denyUnixSockets?: boolean | undefined;
+  /**
+   * Its network: 'off' (a namespace with loopback only), 'private' (a namespace of its own that
+   * pasta connects, private-network.ts), 'shared' (the host's). Off and private must be another
+   * namespace than the app's: that is what makes the host's abstract Unix sockets unreachable.
+   */
+  network?: 'off' | 'private' | 'shared' | undefined;
+  /** Shared: why it is not private (pasta missing or refused), said with the fix a browser needs. */
+  networkWhy?: string | undefined;
   /** The limits it was started with (resource-limits.ts): each must be in force. */
   limits?: ResourceLimits | undefined;
   /** Mounts were bound by path (bwrap before 0.8): the detail must not claim each is the checked folder. */
@@ -199,6 +208,8 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
     if (input.seccomp && field('Seccomp') !== '2') return fail('the server runs without its seccomp filter');
     const limits = limitsText(input.limits, fs.readFileSync(`/proc/${target}/limits`, 'utf8'));
     if (limits.failed) return fail(limits.failed);
+    const ownNetwork = fs.readlinkSync(`/proc/${target}/ns/net`) !== fs.readlinkSync('/proc/self/ns/net');
+    if (input.network !== undefined && input.network !== 'shared' && !ownNetwork) return fail("it shares the host's network namespace, planned one of its own");
     return {
       verified: true,
       at,
@@ -206,7 +217,8 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
         `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
-        `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '; Unix sockets allowed: network off, so abstract sockets (X11, D-Bus) are in a namespace of its own' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}` +
+        `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}; ` +
+        networkText(input.network, input.networkWhy) +
         (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
         (input.live ? '; grants applied live (its holder namespace mounts them)' : '') +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
@@ -216,6 +228,15 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
   } finally {
     for (const sentinel of planted) fs.rmSync(sentinel, { force: true });
   }
+}
+
+/** The server's network in words, with what it means for Unix sockets (checked above: its namespace). */
+function networkText(network: SelfCheckInput['network'], why: string | undefined): string {
+  const own = "a network namespace of its own (checked), so the host's abstract Unix sockets (X11, D-Bus) are unreachable and Unix sockets are allowed";
+  if (network === 'off') return `network off: ${own}`;
+  if (network === 'private') return `network on through pasta: ${own}; ports on this machine's loopback reachable at 127.0.0.1, nothing reaches the server from outside`;
+  if (network === 'shared') return `network shared with the host, so Unix sockets are refused (${why ?? 'no private network'}): a browser cannot start here; to fix it, ${BROWSER_FIX}`;
+  return 'network not described';
 }
 
 /** Whether the planned limits are in force, and their words for the detail. */

@@ -61,6 +61,17 @@ describe('planBwrap', () => {
     expect(plan.args).not.toContain('--disable-userns');
   });
 
+  it("a private network: bwrap shares the holder's namespace and waits on --block-fd, the descriptor after the mounts' and the filter's", () => {
+    const plan = planBwrap(input({ network: true, privateNetwork: true, roots: [{ path: '/home/me/code/app', mode: 'read-write' }], seccomp: true }));
+    expect(plan.args).toContain('--share-net');
+    const seccompFd = Number(plan.args[plan.args.indexOf('--seccomp') + 1]);
+    expect(plan.blockFd).toBe(seccompFd + 1);
+    expect(plan.args[plan.args.indexOf('--block-fd') + 1]).toBe(String(plan.blockFd));
+    // Network off: no private network to wait for, whatever is asked.
+    expect(planBwrap(input({ network: false, privateNetwork: true })).blockFd).toBeUndefined();
+    expect(planBwrap(input({ network: true })).args).not.toContain('--block-fd');
+  });
+
   it('binds the runtime read-only, recreates merged-/usr symlinks, and only the chosen /etc files', () => {
     const pairs = binds(planBwrap(input()).args);
     expect(pairs).toContainEqual(['--ro-bind', '/usr']);

@@ -1,0 +1,194 @@
+// A network-on server's own network namespace, connected to the outside by pasta (Debian package
+// `passt`, user-mode networking), instead of the host's namespace shared.
+//
+// Why: abstract Unix socket names (X11, D-Bus, the Secret Service, …) belong to a network
+// namespace, not to the file tree. With the host's namespace shared they are one connect() away,
+// so the seccomp filter had to refuse socket(AF_UNIX) to every network-on server, and a browser
+// (Chromium's singleton socket, its zygote) could not start with the network on. In a namespace of
+// its own the host's abstract names do not exist; Unix sockets with a path are governed by the
+// mounts, as every other file is. So socket(AF_UNIX) is allowed again there.
+//
+// How: a holder process in front of bwrap makes a user and a network namespace (HOLDER_PREFIX);
+// bwrap shares that network namespace and waits on --block-fd before the server runs; pasta joins
+// it (through the holder's user namespace) and configures it (addresses, routes, the tap
+// interface), then forks into the background, where it stays until the namespace is gone. Only
+// once the pasta run that configures it has finished is bwrap released, so the server never sees
+// a namespace without its network.
+//
+// What the server's network looks like (one decision, here, in PASTA_POLICY):
+// - outbound TCP, UDP and ICMP reach what the host reaches (that is what "network on" means);
+// - this machine's loopback: TCP and UDP ports bound on the host are reachable at 127.0.0.1 inside
+//   (`-T auto -U auto`), as they were with the namespace shared: mcp-remote to a local server, a
+//   fetch of a local page, a local DNS resolver. Deliberate, and said in SECURITY.md;
+// - nothing reaches the server from outside: no port of the server is published on the host
+//   (`-t none -u none`), where with the namespace shared a server could listen on the host's ports;
+// - the gateway's address is the real gateway, not a second way to the host's loopback (`--no-map-gw`).
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+
+/** Where pasta is, when it can give servers a network of their own; otherwise why not, in words. */
+export interface PrivateNetworkSupport {
+  pasta?: string | undefined;
+  reason: string;
+}
+
+/** See the header: what a network-on server can reach, and what can reach it. */
+export const PASTA_POLICY = ['--config-net', '-t', 'none', '-u', 'none', '-T', 'auto', '-U', 'auto', '--no-map-gw'] as const;
+
+/** The narrowest fixes for a browser that cannot start with the network shared, in the order offered. */
+export const BROWSER_FIX = 'install the "passt" package (pasta gives each network-on server a network of its own, where browsers run), or turn this server\'s network off if it does not need the network';
+
+/** pasta's command line to configure the network namespace of bwrap's first child (host pid). */
+export function pastaArgs(childPid: number, uid: number | undefined = process.getuid?.(), pidFile?: string): string[] {
+  return [
+    ...PASTA_POLICY,
+    '--quiet',
+    // Where it says its own pid once configured: it must be stopped with the sandbox (below).
+    ...(pidFile ? ['--pid', pidFile] : []),
+    // Its messages go to our stderr (kept for the failure's words), never to a syslog that may not exist.
+    '--stderr',
+    // Started as root, pasta changes to nobody before it joins the namespace, and nobody may not
+    // enter a user namespace that root owns: it stays uid 0 (it still drops its capabilities and
+    // isolates itself once set up, see passt's isolation.c).
+    ...(uid === 0 ? ['--runas', '0'] : []),
+    '--netns',
+    `/proc/${childPid}/ns/net`,
+    '--userns',
+    `/proc/${childPid}/ns/user`,
+  ];
+}
+
+/**
+ * What the spawn runs in front of bwrap (and prlimit): a user namespace (the user mapped to itself)
+ * with a network namespace of its own, where bwrap runs with --share-net. This process, the holder,
+ * keeps both for the sandbox's whole life (unshare and prlimit exec in place), so pasta joins a
+ * namespace that stays put. Joining bwrap's own would race it: --disable-userns moves bwrap's child
+ * into a nested user namespace, from which pasta cannot reach the network namespace ("Couldn't
+ * switch to pasta namespaces", 15 of 15 trials), and bwrap refuses --userns-block-fd beside it.
+ */
+export const HOLDER_PREFIX = ['unshare', '--user', '--map-current-user', '--net', '--'] as const;
+
+function lastLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      // pasta says this where no syslog is listening; it is not why it failed.
+      .filter((line) => line && !/to syslog/.test(line))
+      .slice(-1)[0] ?? ''
+  );
+}
+
+/** Resolves once `pid` lives in another network namespace than ours (unshare has run); false if it ended first. */
+async function unshared(pid: number, deadline: number): Promise<boolean> {
+  const own = fs.readlinkSync('/proc/self/ns/net');
+  while (Date.now() < deadline) {
+    try {
+      if (fs.readlinkSync(`/proc/${pid}/ns/net`) !== own) return true;
+    } catch {
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return false;
+}
+
+/**
+ * Stops the background pasta of one sandbox. This pasta does not quit by itself when the namespace's
+ * last process ends: it holds the namespace open, and a namespace named as /proc/PID/ns/net is never
+ * "deleted" where it would look (244 were left running after a day of tests before this). The pid
+ * is checked to still be that pasta (its command line names the holder) before it is signalled.
+ */
+function stopper(pastaPid: number, holderPid: number): () => void {
+  const stop = () => {
+    running.delete(stop);
+    try {
+      if (!fs.readFileSync(`/proc/${pastaPid}/cmdline`, 'utf8').includes(`/proc/${holderPid}/ns/net`)) return;
+      process.kill(pastaPid, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  };
+  running.add(stop);
+  // A process that exits before it has seen its servers end (a proxy whose host left) stops their
+  // pasta on its way out; its servers end with it anyway (--die-with-parent). One listener for all.
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const each of [...running]) each();
+    });
+  }
+  return stop;
+}
+
+/** Every pasta this process started whose server has not yet been seen to end. */
+const running = new Set<() => void>();
+let exitHooked = false;
+
+/**
+ * Once the holder (`pid`, the spawned process) has its namespaces, pasta configures its network;
+ * then bwrap, which waits on --block-fd before it runs the server, is released by a write to
+ * `block`. Resolves to what stops that pasta: call it when the sandbox has ended. Rejects (with
+ * pasta's own words) when that fails or takes over `timeoutMs`; the caller then stops the sandbox,
+ * which never ran the server without its network.
+ */
+export async function attachPrivateNetwork(pasta: string, pid: number | undefined, block: Writable | null | undefined, timeoutMs = 15_000): Promise<() => void> {
+  if (!pid || !block) throw new Error('the sandbox was started without the pipe of its private network');
+  const deadline = Date.now() + timeoutMs;
+  if (!(await unshared(pid, deadline))) throw new Error('the sandbox ended, or did not make its network namespace, before pasta could set it up');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-roots-pasta-'));
+  let pastaPid: number;
+  try {
+    const pidFile = path.join(dir, 'pid');
+    await new Promise<void>((resolve, reject) => {
+      // pasta forks into the background once the namespace is configured: its exit is the signal.
+      execFile(pasta, pastaArgs(pid, process.getuid?.(), pidFile), { timeout: Math.max(1, deadline - Date.now()), encoding: 'utf8' }, (error, _stdout, stderr) => {
+        if (!error) return resolve();
+        reject(new Error(`pasta could not set up the server's network: ${lastLine(stderr) || error.message}`));
+      });
+    });
+    pastaPid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const stop = stopper(pastaPid, pid);
+  await new Promise<void>((resolve) => block.end('x', () => resolve()));
+  return stop;
+}
+
+/**
+ * Whether pasta works here, by a trial: an empty bwrap sandbox with a network namespace of its own,
+ * configured by pasta. pasta missing, or refused (a container without /dev/net/tun for this user,
+ * a kernel without tap), leaves network-on servers in the host's namespace with Unix sockets refused.
+ */
+export async function probePrivateNetwork(bwrap: string, pasta: string | undefined, timeoutMs = 15_000): Promise<PrivateNetworkSupport> {
+  if (!pasta) return { reason: 'pasta (package "passt") is not installed: network-on servers share the host\'s network, with Unix sockets refused' };
+  if (!pasta) return { reason: 'pasta (package "passt") is not installed: network-on servers share the host\'s network, with Unix sockets refused' };
+  const trial = spawn(
+    HOLDER_PREFIX[0],
+    [...HOLDER_PREFIX.slice(1), bwrap, '--unshare-all', '--unshare-user', '--disable-userns', '--share-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--block-fd', '3', '--', 'true'],
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  trial.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => {
+    trial.once('error', () => resolve(null));
+    trial.once('close', (code) => resolve(code));
+  });
+  try {
+    const stop = await attachPrivateNetwork(pasta, trial.pid, trial.stdio[3] as Writable, timeoutMs);
+    void exited.then(stop);
+  } catch (error) {
+    trial.kill('SIGKILL');
+    trial.stdio[3]?.destroy();
+    await exited;
+    return { reason: `${(error as Error).message}${stderr ? ` (${lastLine(stderr)})` : ''}: network-on servers share the host's network, with Unix sockets refused` };
+  }
+  const code = await exited;
+  if (code !== 0) return { reason: `the trial sandbox with pasta's network failed (${lastLine(stderr) || `exit ${code}`})` };
+  // Not resolved through its link: one program is both passt and pasta, and its name says which.
+  return { pasta, reason: 'pasta gives each network-on server a network namespace of its own' };
+}
