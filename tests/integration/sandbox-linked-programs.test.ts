@@ -66,7 +66,12 @@ async function confineEach(as: 'self' | 'nobody', dataDir: string, cases: readon
   const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/confine-each.ts', dataDir, JSON.stringify(cases)];
   const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
   const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, timeout: 100_000, env: { ...process.env, HOME: dataDir } });
-  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as { uid: number; kind: string; outcomes: Record<string, string> };
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as {
+    uid: number;
+    kind: string;
+    outcomes: Record<string, string>;
+    checks: Record<string, { verified: boolean; detail?: string }>;
+  };
 }
 
 const users = isRoot ? (['self', 'nobody'] as const) : (['self'] as const);
@@ -82,6 +87,8 @@ describe.runIf(support.kind === 'bwrap')('a confined server reached through syml
       expect(facts).toMatchObject({ uid: as === 'nobody' ? 65534 : process.getuid?.(), kind: 'bwrap' });
       const expected = Object.fromEntries(world.cases.map((c) => [c.name, JSON.stringify({ file: c.runs, home: path.join(dataDir, 'sandbox', 'servers', `case-${world.cases.indexOf(c)}`, 'home') })]));
       expect(facts.outcomes).toEqual(expected);
+      // The links made inside change nothing the self-check verifies.
+      for (const c of world.cases) expect(facts.checks[c.name], `${c.name}: ${facts.checks[c.name]?.detail}`).toMatchObject({ verified: true });
     }, 120_000);
   }
 });
