@@ -225,6 +225,16 @@ export function openTransport(transport: TransportConfig, codec: SecretCodec | u
   return opened;
 }
 
+/** True when opening the transport needs a codec: it holds a sealed value (openTransport asks a codec for each). */
+export function hasSealedSecrets(transport: TransportConfig): boolean {
+  let sealed = false;
+  mapSecrets(transport, (_name, value, inUrl) => {
+    if (isSealed(storedForm(value, inUrl))) sealed = true;
+    return value;
+  });
+  return sealed;
+}
+
 /**
  * True when the transport holds a secret that a codec sealing with `writerPrefix` would seal: one
  * in clear, or (given a prefix) one sealed by another codec that would be re-sealed with this one.

@@ -1,41 +1,13 @@
-// Builds the SDK transport for a server's config. Stdio children get the SDK's safe default
-// environment with the user's variables merged over it, and their stderr is captured.
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import type { Readable } from 'node:stream';
+// Builds the SDK transport for a server's config, its sealed secrets opened at the last moment: the
+// app's one entry (stdio-transport-factory.ts and http-transport-factory.ts build each kind).
 import type { TransportConfig } from '../../shared/domain.js';
-import { InboundLimiter, type InboundLimits } from './inbound-limits.js';
+import { buildHttpTransport } from './http-transport-factory.js';
 import { openTransport, type SecretCodec } from './secret-codec.js';
-import { InPlaceStdioClientTransport, type ChildDescriptors } from './stdio-client-transport.js';
+import { buildStdioTransport, type BuildOptions, type BuiltTransport } from './stdio-transport-factory.js';
 
 // Tests and the benchmark start hosts' clients on it too.
 export { InPlaceStdioClientTransport } from './stdio-client-transport.js';
-
-export interface BuildOptions {
-  /**
-   * Run a stdio child below normal CPU priority. The app's own connections use it: those servers sit
-   * idle between roots requests, and when the app tells fifty of them at once that their folders
-   * changed, each pipe write wakes one of them, which at equal priority takes the CPU from the app
-   * before it has told the rest (measured on 2 cores: p99 19 ms for a bare loop at equal priority,
-   * 4.7 ms with the children below normal). Priority only matters while the CPU is contended; an idle
-   * machine runs them at full speed. The proxy does not use it: there the server does a host's real work.
-   */
-  lowPriority?: boolean;
-  /** What reading a stdio server may cost; the default reads at a rate, with no penalties. */
-  inboundLimits?: InboundLimits | undefined;
-  /** A confined server's mount descriptors and seccomp filter, opened at each spawn (ConfinedStdio.openDescriptors). */
-  childDescriptors?: (() => ChildDescriptors) | undefined;
-}
-
-export interface BuiltTransport {
-  transport: Transport;
-  stderr?: Readable | undefined;
-  pid?: () => number | null;
-  /** What reading this stdio server may cost (inbound-limits.ts): it says when it limits it. */
-  inbound?: InboundLimiter | undefined;
-  /** Stdio only: the child's exit code or signal once it has ended. */
-  exit?: () => { code: number | null; signal: string | null } | undefined;
-}
+export type { BuildOptions, BuiltTransport } from './stdio-transport-factory.js';
 
 /**
  * Sealed secrets are opened here, at the last moment; one that cannot be (no codec in this process)
@@ -43,31 +15,5 @@ export interface BuiltTransport {
  */
 export function buildTransport(sealedOrPlain: TransportConfig, secrets?: SecretCodec, options: BuildOptions = {}): BuiltTransport {
   const config = openTransport(sealedOrPlain, secrets);
-  if (config.type === 'stdio') {
-    const transport = new InPlaceStdioClientTransport({
-      command: config.command,
-      args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
-      ...(config.cwd ? { cwd: config.cwd } : {}),
-      stderr: 'pipe',
-    });
-    transport.lowPriority = options.lowPriority ?? false;
-    transport.childDescriptors = options.childDescriptors;
-    const inbound = new InboundLimiter(options.inboundLimits);
-    inbound.install(transport);
-    return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit };
-  }
-  const url = new URL(config.url);
-  const headers = config.headers;
-  // One fetch wrapper carries the configured headers on every request, the SSE stream included.
-  const fetchWithHeaders: typeof fetch = (input, init) => {
-    const merged = new Headers(init?.headers);
-    for (const [key, value] of Object.entries(headers)) merged.set(key, value);
-    return fetch(input, { ...init, headers: merged });
-  };
-  const transport =
-    config.type === 'http'
-      ? new StreamableHTTPClientTransport(url, { fetch: fetchWithHeaders })
-      : new SSEClientTransport(url, { fetch: fetchWithHeaders });
-  return { transport };
+  return config.type === 'stdio' ? buildStdioTransport(config, options) : buildHttpTransport(config);
 }

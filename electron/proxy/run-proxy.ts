@@ -45,8 +45,9 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   const model = new ServerViewSource({
     configDir: options.configDir,
     server: options.server,
-    // Opens what the CLI or the app sealed (views hold secrets sealed, as config.json does).
-    secrets: await openRegistryCodec(options.configDir),
+    // Opens what the CLI or the app sealed (views hold secrets sealed, as config.json does); the
+    // keychain is asked only when the server has a stored secret.
+    secrets: () => openRegistryCodec(options.configDir),
     ...(options.registryPollMs !== undefined ? { pollMs: options.registryPollMs } : {}),
   });
   let record: ServerRecord;

@@ -39,6 +39,12 @@ export interface ProxyBenchOptions {
   /** CLI grants with the sandbox off (list_changed): the latency figure. */
   grants: number;
   idleWindowMs: number;
+  /**
+   * Only the start-up against its floor (and the checks that cost no time: failures, watches); the
+   * fleet's idle, busy-folder and grant figures, the sandbox-off fleet and the app are left out
+   * (--quick: they take minutes).
+   */
+  startOnly?: boolean;
 }
 
 /** After the affected server had its grant, how long the others are given to handle the same edit. */
@@ -52,7 +58,7 @@ export async function proxyFleets(options: ProxyBenchOptions): Promise<Figure[]>
   for (const roots of options.rootCounts) {
     for (const [part, run] of [
       ['proxies', proxiesAt],
-      ['app', appHosting],
+      ...(options.startOnly ? [] : ([['app', appHosting]] as const)),
     ] as const) {
       try {
         await run(roots, options, figures);
@@ -85,32 +91,51 @@ async function proxiesAt(roots: number, options: ProxyBenchOptions, figures: Fig
   const alone = percentile(single, 50);
   figures.push({ id: `proxies-${roots}-start-1`, label: `${tag}: one proxy alone, launch -> its server has its folders, p50 of ${single.length}`, value: alone, unit: 'ms', note: `${loadAverage()} when it ran` });
 
-  for (const count of options.fleetSizes.filter((n) => n > 1)) {
+  // Smaller fleets, against one alone (what the issue first asked; no budget: the floor below is the
+  // fair reference).
+  for (const count of options.fleetSizes.filter((n) => n > 1 && n < largest)) {
     const fleet = await startFleet(registry, registry.servers.slice(0, count), START_TIMEOUT_MS);
+    await closeFleet(fleet.hosts);
     figures.push({
       id: `proxies-${roots}-start-${count}`,
-      label: `${tag}: ${count} launched at once -> each server has its folders, p50`,
+      label: `${tag}: ${count} launched at once -> each server has its folders, p50 (floor: one alone)`,
       value: percentile(fleet.startMs, 50),
       floor: alone,
       unit: 'ms',
-      budget: { max: 1.5 * alone, text: '<= 1.5x alone' },
       note: `max ${fmt(Math.max(...fleet.startMs))}; ${fleet.failures.length} failed; ${loadAverage()}`,
     });
-    try {
-      if (count === largest) await enforcedFleet(tag, roots, registry, fleet.hosts, fleet.failures, options, figures);
-    } finally {
-      await closeFleet(fleet.hosts);
-    }
   }
-  await notifiedFleet(tag, roots, registry, largest, options, figures);
+
+  // The largest fleet against its floor, measured just before it in the same run: the same servers
+  // launched at once by bare SDK clients (no proxy, no sandbox). What the proxies add on top of
+  // starting the servers themselves is what the budget judges (issue #21: <= 1.5x the floor);
+  // the machine's load weighs on both alike.
   const bare = await bareFleetStart(registry, largest);
+  const floor = percentile(bare, 50);
   figures.push({
     id: `proxies-${roots}-start-bare`,
     label: `${tag}: floor: the same ${largest} servers launched at once by bare SDK clients (no proxy, no sandbox), p50`,
-    value: percentile(bare, 50),
+    value: floor,
     unit: 'ms',
     note: `max ${fmt(Math.max(...bare))}; ${loadAverage()}`,
   });
+  const fleet = await startFleet(registry, registry.servers.slice(0, largest), START_TIMEOUT_MS);
+  try {
+    const p50 = percentile(fleet.startMs, 50);
+    figures.push({
+      id: `proxies-${roots}-start-${largest}`,
+      label: `${tag}: ${largest} proxies launched at once -> each server has its folders (sandboxed), p50, vs the floor`,
+      value: p50,
+      floor,
+      unit: 'ms',
+      budget: { max: 1.5 * floor, text: '<= 1.5x the floor' },
+      note: `max ${fmt(Math.max(...fleet.startMs))}; ${(p50 / alone).toFixed(2)}x one alone; ${fleet.failures.length} failed; ${loadAverage()}`,
+    });
+    await enforcedFleet(tag, roots, registry, fleet.hosts, fleet.failures, options, figures);
+  } finally {
+    await closeFleet(fleet.hosts);
+  }
+  if (!options.startOnly) await notifiedFleet(tag, roots, registry, largest, options, figures);
 }
 
 /** With the largest fleet up and enforced: failures, watches, idle CPU, a busy folder, grants (restarts). */
@@ -142,6 +167,7 @@ async function enforcedFleet(
     note: `each server has ${registry.servers[0]?.folders.length} folders; extra watches min ${Math.min(...extra)}`,
   });
 
+  if (options.startOnly) return;
   const idleRate = await idleCpu(live, options.idleWindowMs);
   figures.push({
     id: `proxies-${roots}-idle`,

@@ -1,24 +1,27 @@
 // The proxy as hosts run it: `node bin/mcp-roots.js proxy SERVER`, the built CLI loading the proxy
 // from its one-file bundle (vite.proxy.config.ts). The other proxy tests run the sources; these
 // check that the bundle is the proxy they test: a real server gets its grants and then a CLI grant
-// live, and a 2026-07-28 server is bridged (the era bridge is in the bundle too).
+// live, a 2026-07-28 server is bridged (the era bridge is in the bundle too), and an HTTP server is
+// reached (its transport is a chunk of the bundle loaded only for such a server).
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRunProxy, PROXY_BUNDLE } from '../../electron/cli/proxy-entry.js';
-import type { StdioTransportConfig } from '../../shared/domain.js';
+import type { TransportConfig } from '../../shared/domain.js';
 import { ensureBuilt, repoRoot, runCli } from '../support/cli.js';
 import { addRoot, editRegistry } from '../support/host-harness.js';
+import { startModernHttpServer, stopHttpServers } from '../support/http-fixture.js';
 import { allowedDirectories, filesystemServer, modernFixtureServer, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 import { closeProxiedClients, proxiedClient } from '../support/proxied-client.js';
 
 beforeAll(() => ensureBuilt(), 600_000);
 afterEach(async () => {
   await closeProxiedClients();
+  stopHttpServers();
   removeTempDirs();
 });
 
-async function registryWith(name: string, transport: StdioTransportConfig, granted: string[]): Promise<string> {
+async function registryWith(name: string, transport: TransportConfig, granted: string[]): Promise<string> {
   const configDir = tempDir('bundle-config-');
   await editRegistry(configDir, async (host) => {
     const ids = await Promise.all(granted.map((folder) => addRoot(host, folder)));
@@ -56,6 +59,16 @@ describe('the built proxy (dist/proxy-bundle)', () => {
     const configDir = await registryWith('modern', modernFixtureServer({ modernOnly: true }), [folder]);
     const client = await proxiedClient(configDir, 'modern', { entry: 'built' });
     expect(client.getProtocolEra()).toBe('modern');
+    const roots = JSON.parse(toolText(await client.callTool({ name: 'list-roots', arguments: {} }))) as { uri: string }[];
+    expect(roots.map((root) => root.uri)).toEqual([pathToFileURL(folder).href]);
+  });
+
+  it('reaches an HTTP server through the HTTP transport it loads only then', async () => {
+    const url = await startModernHttpServer();
+    const folder = tempDir('bundle-http-');
+    const configDir = await registryWith('modern-http', { type: 'http', url, headers: {} }, [folder]);
+    const client = await proxiedClient(configDir, 'modern-http', { entry: 'built', era: 'legacy' });
+    expect(client.getServerVersion()?.name).toBe('modern-http-fixture');
     const roots = JSON.parse(toolText(await client.callTool({ name: 'list-roots', arguments: {} }))) as { uri: string }[];
     expect(roots.map((root) => root.uri)).toEqual([pathToFileURL(folder).href]);
   });

@@ -124,4 +124,28 @@ describe('secrets from plain Node', () => {
     for (const secret of Object.values(SECRETS)) expect(allFilesText(configDir)).not.toContain(secret);
     expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).toMatch(/"API_KEY": ?"enc:k1:/);
   }, 240_000);
+
+  // The proxy asks the keychain only when its server has a stored secret (server-view-source.ts): one
+  // that has gets its value opened with the keychain's key all the same.
+  it.skipIf(!hasKeyring && !process.env.CI)('with a real Secret Service: a proxied server gets its sealed secret in clear, a server without one is proxied too', async () => {
+    const configDir = tempDir('keychain-proxy-');
+    const home = tempDir('keychain-proxy-home-');
+    const out = path.join(home, 'out.json');
+    const secret = 'sk-proxied-secret-0005';
+    const fixture = [process.execPath, '--import', 'tsx', path.join(repoRoot, 'tests/fixtures/proxy-keychain-secret.ts'), configDir, secret];
+    const script = [
+      'set -e',
+      'printf pw | gnome-keyring-daemon --unlock --components=secrets > /dev/null',
+      `${fixture.map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ')} > '${out}'`,
+    ].join('\n');
+    const { DBUS_SESSION_BUS_ADDRESS: _drop, ...base } = process.env;
+    await run('dbus-run-session', ['--', 'sh', '-c', script], {
+      cwd: repoRoot,
+      env: { ...base, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_RUNTIME_DIR: home },
+      timeout: 180_000,
+    });
+    expect(allFilesText(configDir)).not.toContain(secret);
+    expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).toMatch(/"MCP_SECRET_PROBE": ?"enc:k1:/);
+    expect(JSON.parse(fs.readFileSync(out, 'utf8').trim().split('\n').at(-1) as string)).toEqual({ sealed: secret, plain: null });
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
 // A host in front of `mcp-roots proxy`: the SDK client spawning the proxy (run from source, or the
 // built command with its bundled proxy) as its stdio server. No roots capability unless a test gives it one; the era it speaks is the test's choice.
 import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
@@ -18,6 +19,8 @@ export interface ProxiedClientOptions {
   name?: string;
   /** 'source' (default): proxy-main.ts through tsx; 'built': `node bin/mcp-roots.js proxy`, as hosts run it. */
   entry?: 'source' | 'built';
+  /** Variables the proxy gets over the SDK's default environment, which passes only a few (no D-Bus address: no keychain). */
+  env?: Record<string, string>;
 }
 
 const open: { client: Client; stderr: () => string }[] = [];
@@ -28,6 +31,7 @@ export async function proxiedClient(configDir: string, server: string, options: 
     command: process.execPath,
     args: options.entry === 'built' ? [CLI_BIN, '--config-dir', configDir, 'proxy', server] : ['--import', 'tsx', PROXY_ENTRY, '--config-dir', configDir, server],
     cwd: repoRoot,
+    ...(options.env ? { env: { ...getDefaultEnvironment(), ...options.env } } : {}),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -28,6 +28,7 @@ import { byDepthThenPath, depth, grantTree, type GrantMount } from './grant-moun
 import { isWithin, type ConfinementInput, type SandboxMount } from './sandbox-types.js';
 
 export { pinnedAncestors } from './grant-mounts.js';
+import type { SymlinkHop } from './symlink-hops.js';
 
 export interface BwrapPlanInput extends ConfinementInput {
   /** Absolute path of bwrap (from the probe). */
@@ -47,6 +48,8 @@ export interface BwrapPlanInput extends ConfinementInput {
   env: Readonly<Record<string, string>>;
   /** The server's working directory on the host, if it has one. */
   cwd?: string | undefined;
+  /** The symlinks the program is reached through (program-location.ts): recreated where no mount shows them. */
+  programLinks?: readonly SymlinkHop[] | undefined;
   /** Existing paths inside read-write roots that stay read-only (protected-paths.ts). */
   protectedPaths?: readonly string[] | undefined;
   /** Load the seccomp filter (seccomp-filter.ts) from the descriptor after the mounts'. */
@@ -186,6 +189,11 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // still exist, empty, at its next start.
   args.push('--bind', input.tmp, PRIVATE_TMP);
   mounts.push({ path: PRIVATE_TMP, writable: true, purpose: 'tmp' });
+  // The program's own symlinks, so it runs by the path it was given (Node would resolve a script's
+  // real path itself, but not a symlinked interpreter's, a shebang's or a venv python's by name).
+  // A link changes nothing that is bound: its target is bound, or not, by the program's paths.
+  const layoutLinks = new Set(input.layout.topLevel.flatMap((entry) => ('symlinkTo' in entry ? [entry.path] : [])));
+  for (const link of linksToMake(input.programLinks ?? [], mounts, layoutLinks)) args.push('--symlink', link.target, link.path);
   // Read-only once the mount points below them exist (a remount does not reach the mounts below).
   if (exposesDataDir) args.push('--remount-ro', input.dataDir);
   args.push('--remount-ro', '/');
@@ -214,6 +222,23 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     programs,
     blockFd,
   };
+}
+
+/**
+ * The links to create: each once, not where a mount shows the host's folder (the link is there
+ * already, and a bound folder must not be written to), not where a mount point is at or below it,
+ * not where the layout made one. Left: links on the empty top of the tree or in the fresh /tmp.
+ */
+function linksToMake(links: readonly SymlinkHop[], mounts: readonly SandboxMount[], made: ReadonlySet<string>): SymlinkHop[] {
+  const byPath = new Map<string, SymlinkHop>();
+  for (const link of links) {
+    if (made.has(link.path) || byPath.has(link.path)) continue;
+    if (mounts.some((mount) => isWithin(mount.path, link.path))) continue;
+    const deepest = mounts.filter((mount) => isWithin(link.path, mount.path)).sort((a, b) => depth(b.path) - depth(a.path))[0];
+    if (deepest && deepest.path !== '/tmp') continue;
+    byPath.set(link.path, link);
+  }
+  return [...byPath.values()];
 }
 
 /** Whether a host folder exists inside: the deepest mount covering it decides, as in the kernel. */

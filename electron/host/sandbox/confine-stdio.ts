@@ -221,6 +221,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         env: serverEnv,
         cwd: config.cwd,
         programPaths,
+        programLinks: program.links,
         roots,
         home,
         tmp,

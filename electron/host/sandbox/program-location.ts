@@ -1,13 +1,16 @@
 // What of a server's own program must be visible (read-only) inside its sandbox: the command found
 // on PATH, the interpreter a script names in its shebang, a script argument's package, and the
 // node_modules folders Node resolves that package's dependencies from. Paths under the system
-// runtime (/usr…) are there anyway; the plan drops them.
+// runtime (/usr…) are there anyway; the plan drops them. The symlinks on the way to the command, its
+// interpreters and its script are kept as they are (recreated inside, symlink-hops.ts): each then
+// resolves inside as it does on the host, by the name it was given.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findOnPath } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError } from './sandbox-types.js';
 import { shimTargets } from './version-manager-shims.js';
+import { symlinkHops, type SymlinkHop } from './symlink-hops.js';
 
 export interface ProgramInput {
   command: string;
@@ -35,6 +38,8 @@ export interface ProgramLocation {
   paths: string[];
   /** Paths a server-writable file named that were NOT bound (they lie outside its roots). */
   refused: string[];
+  /** The symlinks the command, its interpreters and its script are reached through, in the order met. */
+  links: SymlinkHop[];
 }
 
 // Commands that run a script named by their first positional argument.
@@ -80,6 +85,7 @@ function readShebang(file: string): string[] | undefined {
 class Collector {
   readonly paths = new Set<string>();
   readonly refused = new Set<string>();
+  readonly links = new Map<string, SymlinkHop>();
   private readonly seenExecutables = new Set<string>();
 
   constructor(
@@ -91,6 +97,16 @@ class Collector {
   /** A source the server can write taints what it names (`tainted` passes that on). */
   taints(source: string, tainted: boolean): boolean {
     return tainted || this.serverWritable(source);
+  }
+
+  /**
+   * A path as named: tainted as `taints` says, or when any symlink it resolves through lies where the
+   * server can write (a link it could point elsewhere before its next start). Its links are kept.
+   */
+  named(file: string, tainted: boolean): boolean {
+    const hops = symlinkHops(file);
+    for (const hop of hops) if (!this.links.has(hop.path)) this.links.set(hop.path, hop);
+    return this.taints(file, tainted) || hops.some((hop) => this.serverWritable(hop.path));
   }
 
   /**
@@ -115,7 +131,7 @@ class Collector {
   executable(named: string, depthLeft = 4, taintedBy = false): void {
     if (depthLeft === 0 || this.seenExecutables.has(named)) return;
     this.seenExecutables.add(named);
-    const tainted = this.taints(named, taintedBy);
+    const tainted = this.named(named, taintedBy);
     const real = realpathOr(named);
     if (tainted && !this.visibleInside(real)) {
       this.refused.add(real);
@@ -268,9 +284,10 @@ export function locateProgram(input: ProgramInput): ProgramLocation {
       args[scriptIndex] = script;
       const real = realpathOr(script);
       // A script link the server can write may point only where the server sees anyway.
-      if (collector.taints(script, false) && !input.visibleInside?.(real)) collector.refused.add(real);
-      else collector.scriptHome(real, names, collector.taints(script, false));
+      const tainted = collector.named(script, false);
+      if (tainted && !input.visibleInside?.(real)) collector.refused.add(real);
+      else collector.scriptHome(real, names, tainted);
     }
   }
-  return { command, args, paths: [...collector.paths].sort(), refused: [...collector.refused].sort() };
+  return { command, args, paths: [...collector.paths].sort(), refused: [...collector.refused].sort(), links: [...collector.links.values()] };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { proxyCommandLine } from '../../../electron/cli/proxy-command-line.js';
+import { pathLauncher, proxyCommand } from '../../../electron/import/proxy-launcher.js';
 
 describe('proxyCommandLine', () => {
   it('takes the lines hosts launch', () => {
@@ -7,6 +8,9 @@ describe('proxyCommandLine', () => {
     expect(proxyCommandLine(['--config-dir', '/c', 'proxy', 'fs'])).toEqual({ configDirFlag: '/c', server: 'fs', rootsPolicy: 'registry' });
     expect(proxyCommandLine(['--config-dir=/c d', 'proxy', '--roots-policy', 'host', 'my server'])).toEqual({ configDirFlag: '/c d', server: 'my server', rootsPolicy: 'host' });
     expect(proxyCommandLine(['proxy', 'fs', '--roots-policy=registry'])).toEqual({ configDirFlag: undefined, server: 'fs', rootsPolicy: 'registry' });
+    // What "use with" writes into a host's config (proxy-launcher.ts): the option after `proxy`.
+    expect(proxyCommandLine(['proxy', '--config-dir', '/c', 'fs'])).toEqual({ configDirFlag: '/c', server: 'fs', rootsPolicy: 'registry' });
+    expect(proxyCommandLine(['proxy', 'fs', '--config-dir=/c d', '--roots-policy', 'host'])).toEqual({ configDirFlag: '/c d', server: 'fs', rootsPolicy: 'host' });
   });
 
   it('leaves every other line to the command table (its help, its messages, its exit codes)', () => {
@@ -24,10 +28,19 @@ describe('proxyCommandLine', () => {
       ['proxy', '-fs'],
       ['--config-dir'],
       ['--config-dir', '/c', '--config-dir', '/d', 'proxy', 'fs'],
-      ['proxy', '--config-dir', '/c', 'fs'],
+      ['proxy', 'fs', '--config-dir'],
+      ['--config-dir', '/c', 'proxy', '--config-dir', '/d', 'fs'],
+      ['proxy', '--config-dir', '/c', '--config-dir=/d', 'fs'],
       ['--verbose', 'proxy', 'fs'],
     ]) {
       expect(proxyCommandLine(argv), argv.join(' ')).toBeUndefined();
+    }
+  });
+
+  it('takes every line "use with" writes into a host’s config', () => {
+    for (const configDir of [undefined, '/home/me/.config/mcp roots']) {
+      const { args } = proxyCommand(pathLauncher(), 'my server', configDir);
+      expect(proxyCommandLine(args), args.join(' ')).toEqual({ configDirFlag: configDir, server: 'my server', rootsPolicy: 'registry' });
     }
   });
 });

@@ -11,6 +11,7 @@ import { CONFIG_FILE, parseRegistry } from '../../../electron/host/registry-stor
 import { ServerViewSource } from '../../../electron/host/server-view-source.js';
 import { readViewsIndex, viewOf, viewPath, VIEWS_DIR, VIEWS_INDEX_FILE } from '../../../electron/host/server-views.js';
 import { SCHEMA_VERSION } from '../../../shared/registry-schema.js';
+import { fakeSecretCodec } from '../../support/fake-secret-codec.js';
 import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
 
 const sources: ServerViewSource[] = [];
@@ -281,5 +282,55 @@ describe('ServerViewSource', () => {
       expect(holds(source, b)).toBe(false);
       expect(seen(source)).toEqual(truth(configDir, one));
     });
+  });
+});
+
+describe('ServerViewSource and the keychain', () => {
+  /** Two servers, one with a secret sealed by the codec; a follower that counts how often it opens the codec. */
+  async function sealedWorld() {
+    const configDir = tempDir('config-');
+    const codec = fakeSecretCodec();
+    const editor = await RegistryEditor.open(configDir, { secrets: codec });
+    const plain = await editor.addServer({ name: 'plain', transport: stdio, enabled: true, sharing: true });
+    const sealed = await editor.addServer({ name: 'sealed', transport: { ...stdio, env: { API_KEY: 'sk-clear-0001' } }, enabled: true, sharing: true });
+    await editor.close();
+    expect(fs.readFileSync(path.join(configDir, CONFIG_FILE), 'utf8')).not.toContain('sk-clear-0001');
+    let opened = 0;
+    const followWithSecrets = async (server: string) => {
+      const source = new ServerViewSource({ configDir, server, pollMs: 200, graceMs: 100, secrets: async () => (opened++, codec) });
+      sources.push(source);
+      await source.open();
+      const changes: RegistryChange[] = [];
+      source.on('change', (change) => changes.push(change));
+      return { source, changes };
+    };
+    return { configDir, codec, plain: plain.id, sealed: sealed.id, opened: () => opened, followWithSecrets };
+  }
+  const envOf = (source: ServerViewSource) => (source.current.servers[0]?.transport as typeof stdio).env;
+
+  it('never opens it for a server with no stored secret', async () => {
+    const world = await sealedWorld();
+    const { source } = await world.followWithSecrets('plain');
+    expect(source.current.servers[0]?.id).toBe(world.plain);
+    expect(world.opened()).toBe(0);
+  });
+
+  it('opens it once for a server with one, and the server is seen with its clear value', async () => {
+    const world = await sealedWorld();
+    const { source } = await world.followWithSecrets('sealed');
+    expect(envOf(source)).toEqual({ API_KEY: 'sk-clear-0001' });
+    expect(world.opened()).toBe(1);
+  });
+
+  it('opens it when a secret is added later, and publishes the change only with the value opened', async () => {
+    const world = await sealedWorld();
+    const { source, changes } = await world.followWithSecrets('plain');
+    const editor = await RegistryEditor.open(world.configDir, { secrets: world.codec });
+    await editor.updateServer(world.plain, { transport: { ...stdio, env: { TOKEN: 'tok-clear-0002' } } });
+    await editor.close();
+    await waitFor(() => changes.length > 0, { what: 'the new secret' });
+    expect(changes.map((change) => (change.registry.servers[0]?.transport as typeof stdio).env)).toEqual([{ TOKEN: 'tok-clear-0002' }]);
+    expect(envOf(source)).toEqual({ TOKEN: 'tok-clear-0002' });
+    expect(world.opened()).toBe(1);
   });
 });

@@ -47,6 +47,34 @@ function binds(args: string[]): [string, string][] {
 }
 
 describe('planBwrap', () => {
+  it('recreates the program’s links where no mount shows them, after the mounts, and nowhere a mount holds the host’s folder', () => {
+    const plan = planBwrap(
+      input({
+        roots: [{ path: '/home/me/project', mode: 'read-write' }],
+        programLinks: [
+          { path: '/home/me/tools/link', target: '../../../srv/server' },
+          { path: '/tmp/wt/node_modules', target: '/srv/server/node_modules' },
+          // In a root (the host's own link is there), at a layout link, inside a program folder, above a mount point.
+          { path: '/home/me/project/link', target: '/srv/server' },
+          { path: '/bin', target: 'usr/bin' },
+          { path: '/srv/server/current', target: 'v2' },
+          { path: '/home', target: '/elsewhere' },
+          { path: '/home/me/tools/link', target: '../../../srv/server' },
+        ],
+      }),
+    );
+    const afterMounts = binds(plan.args).slice(binds(plan.args).findIndex(([, p]) => p === '/tmp/.private') + 1);
+    expect(afterMounts.filter(([flag]) => flag === '--symlink')).toEqual([
+      ['--symlink', '/home/me/tools/link'],
+      ['--symlink', '/tmp/wt/node_modules'],
+    ]);
+    expect(binds(plan.args).filter(([flag, p]) => flag === '--symlink' && p === '/bin')).toHaveLength(1);
+    const at = plan.args.indexOf('/home/me/tools/link');
+    expect(plan.args[at - 1]).toBe('../../../srv/server');
+    expect(at).toBeLessThan(plan.args.lastIndexOf('--remount-ro'));
+    expect(plan.mounts.map((mount) => mount.path)).not.toContain('/home/me/tools/link');
+  });
+
   it('unshares every namespace, network included when off, and runs the program after `--`', () => {
     const plan = planBwrap(input());
     expect(plan.command).toBe('/usr/bin/bwrap');

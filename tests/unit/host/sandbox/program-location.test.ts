@@ -98,6 +98,34 @@ describe('locateProgram', () => {
     expect(located.paths).not.toContain(home);
   });
 
+  it('keeps the links on the way to the command, its shebang’s interpreter and its script, by the names given', () => {
+    const base = tempDir('linked-');
+    write(path.join(base, 'opt', 'pkg', 'package.json'), '{}');
+    const runtime = path.join(base, 'runtime', 'bin');
+    fs.mkdirSync(runtime, { recursive: true });
+    fs.symlinkSync(node, path.join(runtime, 'node'));
+    fs.mkdirSync(path.join(base, 'tools'));
+    fs.symlinkSync('../opt/pkg', path.join(base, 'tools', 'link'));
+    fs.symlinkSync(runtime, path.join(base, 'tools', 'nodebin'));
+    write(path.join(base, 'opt', 'pkg', 'cli.mjs'), `#!${path.join(base, 'tools', 'nodebin', 'node')}\n`, 0o755);
+
+    const byScript = locateProgram({ command: node, args: [path.join(base, 'tools', 'link', 'cli.mjs')], pathEnv: process.env.PATH });
+    expect(byScript.args).toEqual([path.join(base, 'tools', 'link', 'cli.mjs')]);
+    expect(byScript.links).toContainEqual({ path: path.join(base, 'tools', 'link'), target: '../opt/pkg' });
+    expect(byScript.paths).toContain(path.join(base, 'opt', 'pkg'));
+
+    const byShebang = locateProgram({ command: path.join(base, 'tools', 'link', 'cli.mjs'), args: [], pathEnv: process.env.PATH });
+    expect(byShebang.command).toBe(path.join(base, 'tools', 'link', 'cli.mjs'));
+    expect(byShebang.links).toEqual(
+      expect.arrayContaining([
+        { path: path.join(base, 'tools', 'link'), target: '../opt/pkg' },
+        { path: path.join(base, 'tools', 'nodebin'), target: runtime },
+        { path: path.join(runtime, 'node'), target: node },
+      ]),
+    );
+    expect(byShebang.paths).toEqual(expect.arrayContaining([path.join(base, 'opt', 'pkg'), runtime]));
+  });
+
   it('finds the command on the PATH it is given, and names one that is missing', () => {
     const bin = tempDir('bin-');
     const tool = write(path.join(bin, 'my-server'), '', 0o755);
@@ -161,6 +189,20 @@ describe('locateProgram for a program the server can write (its own checkout in 
     const located = locateProgram({ command: script, args: [], pathEnv: process.env.PATH, ...options });
     expect(located.paths.some((p) => p.startsWith(elsewhere))).toBe(false);
     expect(located.refused.some((p) => p.startsWith(elsewhere))).toBe(true);
+  });
+
+  it('refuses a script reached through a link in the grant, even when the path as named lies outside it', () => {
+    const { grant, options } = plantedCheckout();
+    const elsewhere = tempDir('elsewhere-');
+    write(path.join(elsewhere, 'package.json'), '{}');
+    write(path.join(elsewhere, 'real.mjs'));
+    const entry = tempDir('entry-');
+    // entry/in -> grant/hop (the person's link, outside the grant) and grant/hop -> elsewhere (the server's).
+    fs.symlinkSync(path.join(grant, 'hop'), path.join(entry, 'in'));
+    fs.symlinkSync(elsewhere, path.join(grant, 'hop'));
+    const located = locateProgram({ command: node, args: [path.join(entry, 'in', 'real.mjs')], pathEnv: process.env.PATH, ...options });
+    expect(located.paths.some((p) => p.startsWith(elsewhere))).toBe(false);
+    expect(located.refused).toContain(path.join(elsewhere, 'real.mjs'));
   });
 
   it('refuses a script argument that is a link from the grant to a file outside it', () => {
