@@ -5,6 +5,7 @@
 // host closes stdin. Registry snapshots, not any UI's state, drive it: each one goes through the
 // same roots-change policy as the app's own connections.
 import type { Readable, Writable } from 'node:stream';
+import { config as zodConfig } from 'zod';
 import type { Registry, ServerRecord } from '../../shared/domain.js';
 import { toHostError } from '../../shared/result.js';
 import { usesRootPlaceholders } from '../host/argument-injection.js';
@@ -39,6 +40,11 @@ const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Runs one proxy session; resolves with the exit code once the host or the server is gone. */
 export async function runProxy(options: RunProxyOptions): Promise<number> {
+  // A proxy process parses a few small things (its server's view, the server's messages), each
+  // schema a handful of times: zod's JIT, which writes and compiles a parser per schema on its
+  // first use, cost more than it saves (the first parse of the view: ~40 ms of a ~200 ms start).
+  // Only in a process the proxy owns: the app and tests keep zod as they set it.
+  if (options.handleSignals !== false) zodConfig({ jitless: true });
   const stderr = options.stderr ?? process.stderr;
   const log = (line: string) => stderr.write(`[mcp-roots proxy ${options.server}] ${line}\n`);
   const policy = options.rootsPolicy ?? 'registry';
