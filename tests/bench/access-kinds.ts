@@ -27,7 +27,7 @@ export interface KindsResult {
    * Idle CPU (% of one core) over one cycle of the safety net: the monitor's own work (measured
    * around each sweep), the whole process with the monitor, and the same process without one.
    */
-  idle: { seconds: number; ownPercent: number; processPercent: number; floorPercent: number; sweepMs: number; fullSweepMs: number };
+  idle?: { seconds: number; ownPercent: number; processPercent: number; floorPercent: number; sweepMs: number; fullSweepMs: number };
 }
 
 const TIMEOUT_MS = 10_000;
@@ -75,7 +75,8 @@ function folders(base: string, count: number, spread: boolean): MonitoredRoot[] 
   });
 }
 
-export async function measureKinds(rootCount: number, trials: number): Promise<KindsResult> {
+/** `idle`: also measure one whole cycle of the safety net, twice (with and without a monitor: ~61 s). */
+export async function measureKinds(rootCount: number, trials: number, idle = true): Promise<KindsResult> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-access-kinds-')));
   const samples: Partial<Record<Kind, number[]>> = {};
   const skipped: Partial<Record<Kind, string>> = {};
@@ -121,15 +122,7 @@ export async function measureKinds(rootCount: number, trials: number): Promise<K
     // and one full re-probe of every root): first this process without a monitor (the floor: Node
     // and tsx idling), then with one. One long sleep each, not a poll: waking up to look would cost
     // more than the monitor does.
-    const cycleMs = DEFAULT_SWEEP_MS * DEFAULT_FULL_SWEEP_EVERY + 250;
-    const floorPercent = await cpuPercentOver(cycleMs);
-    const idleMonitor = new AccessMonitor();
-    idleMonitor.setRoots(roots);
-    const started = idleMonitor.sweepCost;
-    const processPercent = await cpuPercentOver(cycleMs);
-    const cost = idleMonitor.sweepCost;
-    idleMonitor.stop();
-    if (cost.sweeps - started.sweeps < DEFAULT_FULL_SWEEP_EVERY) throw new Error(`only ${cost.sweeps} sweeps in a cycle: timers starved`);
+    const idleCycle = idle ? await idleCycleCost(roots) : undefined;
 
     const spreadMonitor = new AccessMonitor({ sweepIntervalMs: 0 });
     spreadMonitor.setRoots(folders(path.join(base, 'spread'), rootCount, true));
@@ -144,16 +137,30 @@ export async function measureKinds(rootCount: number, trials: number): Promise<K
       watchesOneFolder,
       watchesSpread,
       sharedAncestors: base.split(path.sep).filter(Boolean).length + 1,
-      idle: {
-        seconds: cycleMs / 1000,
-        ownPercent: ((cost.cpuMs - started.cpuMs) / cycleMs) * 100,
-        processPercent,
-        floorPercent,
-        sweepMs: DEFAULT_SWEEP_MS,
-        fullSweepMs: DEFAULT_SWEEP_MS * DEFAULT_FULL_SWEEP_EVERY,
-      },
+      ...(idleCycle ? { idle: idleCycle } : {}),
     };
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** One whole cycle of the safety net, idle: the process without a monitor (the floor), then with one. */
+async function idleCycleCost(roots: MonitoredRoot[]): Promise<NonNullable<KindsResult['idle']>> {
+  const cycleMs = DEFAULT_SWEEP_MS * DEFAULT_FULL_SWEEP_EVERY + 250;
+  const floorPercent = await cpuPercentOver(cycleMs);
+  const idleMonitor = new AccessMonitor();
+  idleMonitor.setRoots(roots);
+  const started = idleMonitor.sweepCost;
+  const processPercent = await cpuPercentOver(cycleMs);
+  const cost = idleMonitor.sweepCost;
+  idleMonitor.stop();
+  if (cost.sweeps - started.sweeps < DEFAULT_FULL_SWEEP_EVERY) throw new Error(`only ${cost.sweeps} sweeps in a cycle: timers starved`);
+  return {
+    seconds: cycleMs / 1000,
+    ownPercent: ((cost.cpuMs - started.cpuMs) / cycleMs) * 100,
+    processPercent,
+    floorPercent,
+    sweepMs: DEFAULT_SWEEP_MS,
+    fullSweepMs: DEFAULT_SWEEP_MS * DEFAULT_FULL_SWEEP_EVERY,
+  };
 }
