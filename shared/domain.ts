@@ -1,6 +1,7 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
 import type { ArgumentFolderView, ServerConfinement } from './sandbox.js';
 import type { SecretPlacement } from './secrets.js';
+import type { ServerLimits } from './server-limits.js';
 
 export type RootId = string;
 export type ServerId = string;
@@ -51,6 +52,8 @@ export interface ServerRecord {
   askForFolders: boolean;
   /** Folders are told to the server at these paths instead of the host's (longest hostPath wins). */
   pathMap?: PathMapping[] | undefined;
+  /** Tasks, memory, /tmp and open files inside its sandbox (server-limits.ts); absent ones take the defaults. */
+  limits?: ServerLimits | undefined;
   addedAt: string;
 }
 

@@ -1,6 +1,7 @@
 // The persisted registry's shape, written once in zod. The JSON schema the store validates with is
 // derived from it (z.toJSONSchema), so the two can never drift apart.
 import { z } from 'zod';
+import { LIMIT_NAMES, LIMIT_RANGES, type ServerLimitName } from './server-limits.js';
 
 export const SCHEMA_VERSION = 2;
 
@@ -44,6 +45,17 @@ export const pathMappingSchema = z.object({
   serverPath: z.string().min(1).max(4096),
 });
 
+/** A limit's value: a whole number within its bounds (server-limits.ts), so the file's JSON schema holds them too. */
+const limitValue = (name: ServerLimitName) => {
+  const { min, max } = LIMIT_RANGES[name];
+  const words = `${name} must be a whole number between ${min} and ${max}`;
+  return z.number().int(words).min(min, words).max(max, words);
+};
+
+export const serverLimitsSchema = z
+  .object(Object.fromEntries(LIMIT_NAMES.map((name) => [name, limitValue(name).optional()])) as Record<ServerLimitName, z.ZodOptional<z.ZodNumber>>)
+  .strict();
+
 export const serverRecordSchema = z.object({
   id,
   name: z.string().min(1).max(256),
@@ -54,6 +66,7 @@ export const serverRecordSchema = z.object({
   network: z.boolean(),
   askForFolders: z.boolean(),
   pathMap: z.array(pathMappingSchema).max(256).optional(),
+  limits: serverLimitsSchema.optional(),
   addedAt: z.string(),
 });
 

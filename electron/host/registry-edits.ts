@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
+import type { ServerLimits } from '../../shared/server-limits.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
 export type Edit<T = void> = (registry: Registry) => { registry: Registry; value: T };
@@ -82,6 +83,7 @@ export interface ServerInput {
   /** Default on: a server asking for roots with none granted raises a consent request. */
   askForFolders?: boolean | undefined;
   pathMap?: PathMapping[] | undefined;
+  limits?: ServerLimits | undefined;
 }
 
 /** A new server's settings where the input leaves them out. */

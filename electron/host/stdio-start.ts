@@ -48,6 +48,7 @@ export async function prepareStart(
     roots: folders.map((folder) => ({ path: folder.path, mode: folder.mode })),
     dataDir: options.dataDir,
     network: record.network,
+    limits: record.limits,
     support: options.support,
   });
   const { kind, reasonCode, reason } = confined.enforcement;

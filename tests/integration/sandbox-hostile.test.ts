@@ -68,10 +68,11 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
         // The python3 helper ran: its refusals are the kernel's, not a missing interpreter.
         expect(facts.outcomes['keyctl(session keyring)']).toBe('ERROR Function not implemented');
         expect(facts).toMatchObject({ registryStillConfines: true, gitConfigUntouched: true, hooksEmpty: true, dataFolderInPlace: true });
-        // Class 8: the limits are in force (read by the self-check from /proc/<pid>/limits); root's tasks the kernel never limits, and the detail says so.
+        // Class 8: the limits are in force (read by the self-check from /proc/<pid>/limits and its cgroup).
+        // Root's tasks the kernel's rlimit never limits: as root (cgroup v1 writable here) a cgroup of its own does.
         if (route === 'app') {
-          expect(facts.selfCheck.detail).toMatch(/data 8 GiB per process/);
-          expect(facts.selfCheck.detail).toMatch(facts.uid === 0 ? /tasks NOT limited/ : /tasks \d+ for this user/);
+          expect(facts.selfCheck.detail).toMatch(/memory 8192 MiB per process/);
+          expect(facts.selfCheck.detail).toMatch(facts.uid === 0 ? /tasks 1024 \(its own cgroup v\d\)/ : /tasks \d+ for this user/);
         }
       }, 180_000);
     }

@@ -24,7 +24,7 @@
 // created at the top of the tree.
 import path from 'node:path';
 import type { HostLayout } from './host-layout.js';
-import { prlimitPrefix, type ResourceLimits } from './resource-limits.js';
+import { limitsPrefix, type ResourceLimits } from './resource-limits.js';
 import { isWithin, type ConfinementInput, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 
 export interface BwrapPlanInput extends ConfinementInput {
@@ -208,7 +208,10 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // had 122 (it aborted). Still private and kept on disk. Inside the fresh /tmp, not onto /tmp
   // itself: mount points for roots under /tmp would be left in it, and a revoked folder would
   // still exist, empty, at its next start.
-  args.push('--bind', input.tmp, PRIVATE_TMP);
+  // With limits, it lives in the capped /tmp tmpfs (a disk folder could grow without bound), and
+  // goes when the server exits; without, it is the persistent folder on disk.
+  if (input.limits) args.push('--dir', PRIVATE_TMP);
+  else args.push('--bind', input.tmp, PRIVATE_TMP);
   mounts.push({ path: PRIVATE_TMP, writable: true, purpose: 'tmp' });
   // Read-only once the mount points below them exist (a remount does not reach the mounts below).
   if (exposesDataDir) args.push('--remount-ro', input.dataDir);
@@ -220,8 +223,9 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
   args.push('--chdir', chdir, '--', input.command, ...input.args);
 
-  // prlimit sets the limits and execs bwrap in place: the same pid, inherited by every process inside.
-  const [launcher, ...prefix] = input.limits ? prlimitPrefix(input.limits) : [];
+  // A shell joins the server's cgroup and prlimit sets the rlimits, each exec'ing the next in place:
+  // the same pid becomes bwrap, and every process inside inherits both.
+  const [launcher, ...prefix] = input.limits ? limitsPrefix(input.limits) : [];
   return {
     command: launcher ?? input.bwrap,
     args: launcher ? [...prefix, input.bwrap, ...args] : args,

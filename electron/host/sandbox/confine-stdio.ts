@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
+import type { ServerLimits } from '../../../shared/server-limits.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
 import { planBwrap } from './bwrap-plan.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
@@ -50,6 +51,8 @@ export interface ConfineOptions {
   /** The app's data folder (the registry's config dir): private folders and packages live below it. */
   dataDir: string;
   network: boolean;
+  /** The server's own limits (server-limits.ts); the defaults where absent. */
+  limits?: ServerLimits | undefined;
   /** Override the private folders (default `<dataDir>/sandbox/servers/<serverId>/{home,tmp}`). */
   home?: string | undefined;
   tmp?: string | undefined;
@@ -157,7 +160,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
 
   let identities = new Map<string, PathIdentity>();
   const filterRules: SeccompRules = { denyUnixSockets: options.network };
-  const limits = resourceLimits();
+  const limits = resourceLimits({ settings: options.limits, serverKey: support.kind === 'bwrap' ? options.serverId : undefined });
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: SandboxMount[];
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });

@@ -14,6 +14,7 @@ import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import type { PathIdentity } from './mount-descriptors.js';
 import { readLimit, type ResourceLimits } from './resource-limits.js';
+import { pidsCgroupOf } from './server-cgroup.js';
 import { isWithin, type SandboxMount } from './sandbox-types.js';
 
 export interface SelfCheckInput {
@@ -176,7 +177,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
     const field = (name: string) => new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1];
     if (field('NoNewPrivs') !== '1') return fail('the server may gain privileges (no_new_privs is not set)');
     if (input.seccomp && field('Seccomp') !== '2') return fail('the server runs without its seccomp filter');
-    const limits = limitsText(input.limits, fs.readFileSync(`/proc/${target}/limits`, 'utf8'));
+    const limits = limitsText(input.limits, target, fs.readFileSync(`/proc/${target}/limits`, 'utf8'));
     if (limits.failed) return fail(limits.failed);
     return {
       verified: true,
@@ -195,16 +196,51 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
   }
 }
 
-/** Whether the planned limits are in force, and their words for the detail. */
-function limitsText(limits: ResourceLimits | undefined, procLimits: string): { text: string; failed?: string } {
+/** Whether the planned limits are in force, read from the running process, and their words for the detail. */
+function limitsText(limits: ResourceLimits | undefined, target: number, procLimits: string): { text: string; failed?: string } {
   if (!limits?.prlimit) return { text: 'tasks and memory not limited (no prlimit)' };
+  const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
   const data = readLimit(procLimits, 'Max data size');
   if (data !== limits.dataBytes) return { text: '', failed: `its data limit is ${data ?? 'unlimited'}, planned ${limits.dataBytes}` };
-  const gib = (bytes: number) => `${Math.round(bytes / 1024 ** 3)} GiB`;
-  if (limits.tasks === undefined) return { text: `data ${gib(data)} per process; tasks NOT limited (the kernel does not limit root's)` };
-  const tasks = readLimit(procLimits, 'Max processes');
-  if (tasks !== limits.tasks) return { text: '', failed: `its task limit is ${tasks ?? 'unlimited'}, planned ${limits.tasks}` };
-  return { text: `data ${gib(data)} per process; tasks ${tasks} for this user` };
+  const files = readLimit(procLimits, 'Max open files');
+  if (files !== limits.files) return { text: '', failed: `its open-file limit is ${files ?? 'unlimited'}, planned ${limits.files}` };
+  const tmp = tmpfsBytes(`/proc/${target}/root/tmp`);
+  if (tmp !== limits.tmpBytes) return { text: '', failed: `its /tmp holds ${tmp ?? 'an unknown size'}, planned ${limits.tmpBytes}` };
+  const parts = [`memory ${mib(data)} per process`, `open files ${files} per process`, `/tmp and TMPDIR ${mib(tmp)} (tmpfs)`, 'private HOME on disk NOT capped (no per-folder quota without privileges)'];
+  if (limits.cgroup) {
+    const cgroup = limits.cgroup;
+    if (pidsCgroupOf(target, cgroup.version) !== cgroup.pids) return { text: '', failed: `it is not in its cgroup ${cgroup.pids}` };
+    const max = readNumber(path.join(cgroup.pids, 'pids.max'));
+    if (max !== limits.taskLimit) return { text: '', failed: `its cgroup allows ${max ?? 'unlimited'} tasks, planned ${limits.taskLimit}` };
+    parts.unshift(`tasks ${max} (its own cgroup v${cgroup.version})`);
+    if (cgroup.memory) parts.splice(2, 0, `memory ${mib(limits.dataBytes)} for the whole server (cgroup)`);
+  } else if (limits.tasks === undefined) {
+    parts.unshift('tasks NOT limited (the kernel does not limit root’s, and no cgroup could be made)');
+  } else {
+    const tasks = readLimit(procLimits, 'Max processes');
+    if (tasks !== limits.tasks) return { text: '', failed: `its task limit is ${tasks ?? 'unlimited'}, planned ${limits.tasks}` };
+    parts.unshift(`tasks ${tasks} for this user (${limits.taskLimit} above the count at start)`);
+  }
+  return { text: parts.join('; ') };
+}
+
+/** A tmpfs's size as statfs reports it, or undefined. */
+function tmpfsBytes(dir: string): number | undefined {
+  try {
+    const stat = fs.statfsSync(dir);
+    return stat.blocks * stat.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+function readNumber(file: string): number | undefined {
+  try {
+    const value = Number(fs.readFileSync(file, 'utf8').trim());
+    return Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function listing(dir: string): string[] {
