@@ -30,6 +30,7 @@ const EXACT = new Map<string, ActivityCode>([
   ['Sandbox turned off.', 'config-sandbox-off'],
   ['Network access turned on.', 'config-network-on'],
   ['Network access turned off.', 'config-network-off'],
+  ['Its sandbox limits changed.', 'config-limits'],
   ['The server configuration changed.', 'config-changed'],
 ]);
 
@@ -59,6 +60,11 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
     (m) => ({ rate: Number(m[1]), seconds: Number(m[2]), pauseSeconds: Number(m[3]), pause: Number(m[4]), count: Number(m[5]) }),
   ],
   [/^It kept sending more than (\d+) messages a second after (\d+) pauses: its session was closed, and it is started again after a longer pause\.$/, 'flood-closed', (m) => ({ rate: Number(m[1]), count: Number(m[2]) })],
+  // limit-watch.ts's limitHitText.
+  [/^It reached its task limit \((\d+) processes and threads\): the kernel refuses it more\.$/, 'limit-tasks', (m) => ({ count: Number(m[1]) })],
+  [/^It reached its memory limit \((\d+) MiB\): the kernel refuses it more\.$/, 'limit-memory', (m) => ({ mib: Number(m[1]) })],
+  [/^It filled its \/tmp and TMPDIR \((\d+) MiB\): the kernel refuses it more\.$/, 'limit-tmp', (m) => ({ mib: Number(m[1]) })],
+  [/^It reached its open-file limit \((\d+) per process\): the kernel refuses it more\.$/, 'limit-files', (m) => ({ count: Number(m[1]) })],
   [/^It wrote a line longer than (\d+) MB without a newline: the session was closed, and it is started again after a pause\.$/, 'long-line', (m) => ({ mb: Number(m[1]) })],
 ];
 

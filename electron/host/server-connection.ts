@@ -164,6 +164,7 @@ export class ServerConnection {
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
+    this.sandbox.dispose();
     this.sandbox = new StartSandbox(undefined);
     const client = this.client;
     const built = this.built;
@@ -307,6 +308,7 @@ export class ServerConnection {
     }
     const { prepared } = preparation;
     transportConfig = prepared.transport;
+    this.sandbox.dispose();
     this.sandbox = new StartSandbox(prepared.confined);
     this.setStatus({ confinement: prepared.confinement });
     const declareRoots = this.record.sharing && !this.injectsRoots;
@@ -433,6 +435,10 @@ export class ServerConnection {
     if (check.verified) {
       this.setStatus({ confinement });
       this.addActivity('info', `Sandbox verified: ${check.detail}`);
+      // A limit it reaches is the kernel refusing it more: said once, so the person knows why it fails.
+      this.sandbox.watchLimits(pid, (text) => {
+        if (generation === this.generation) this.addActivity('error', text);
+      });
       return;
     }
     // Never "run it unconfined" first: a check that fails may be the sandbox catching an attack.

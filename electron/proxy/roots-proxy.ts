@@ -81,6 +81,8 @@ export class RootsProxy {
   /** The start in flight, if any. */
   private starting: Promise<Upstream> | undefined;
   private readonly shutting = new Map<Upstream, Promise<void>>();
+  /** Each live upstream's limit watch (limit-watch.ts), stopped when it is shut. */
+  private readonly limitWatches = new Map<Upstream, () => void>();
   /** Talks to the server in the era that carries its folders, whatever the host speaks. */
   private readonly bridge: EraBridge;
   /** The opening exchange the bridge runs: host messages wait for it. */
@@ -191,6 +193,8 @@ export class RootsProxy {
   private shut(upstream: Upstream): Promise<void> {
     let shutting = this.shutting.get(upstream);
     if (!shutting) {
+      this.limitWatches.get(upstream)?.();
+      this.limitWatches.delete(upstream);
       shutting = upstream.transport
         .close()
         .catch(() => undefined)
@@ -245,6 +249,9 @@ export class RootsProxy {
     this.update({ serverPid: upstream.pid, confinement: upstream.confinement });
     if (upstream.verify) await this.verifyConfinement(generation, upstream.verify);
     if (generation !== this.generation) return;
+    // A limit it reaches is the kernel refusing it more: said on stderr once, where hosts keep the server's log.
+    const stopWatching = upstream.watchLimits?.((text) => this.hooks.log(`limit reached: ${text}`));
+    if (stopWatching) this.limitWatches.set(upstream, stopWatching);
     if (this.initialize) {
       try {
         await this.replayHandshake();

@@ -18,6 +18,8 @@ export interface Upstream {
   confinement?: ServerConfinement | undefined;
   /** Enforced: proves the running server's sandbox from outside. */
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
+  /** Enforced: tells `onHit` once per limit the running server reaches; returns the stop. */
+  watchLimits?: ((onHit: (text: string) => void) => () => void) | undefined;
   /** After it ended: did the sandbox stand in its way? The words naming the path, or undefined. */
   blocked?: (() => Promise<string | undefined>) | undefined;
 }
@@ -64,7 +66,14 @@ export async function openUpstream(
     await Promise.race([streamEnded(built.stderr), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     return sandbox.blocked(prepared.confinement)?.text;
   };
-  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, blocked };
+  return {
+    transport,
+    pid,
+    confinement: prepared.confinement,
+    verify: confined ? () => confined.selfCheck(pid) : undefined,
+    watchLimits: confined ? (onHit) => confined.watchLimits(pid, (hit) => onHit(hit.text)) : undefined,
+    blocked,
+  };
 }
 
 function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {

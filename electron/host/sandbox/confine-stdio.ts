@@ -31,6 +31,7 @@ import { findBlockedPath, type BlockedPath } from './blocked-path.js';
 import { planBwrap } from './bwrap-plan.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { launchEnvironment } from './launch-environment.js';
+import { watchLimits, type LimitHit } from './limit-watch.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
@@ -77,6 +78,8 @@ export interface ConfinedStdio {
   openDescriptors(): OpenedDescriptors;
   /** Checks the running server (pass the spawned pid, i.e. bwrap's) from outside. */
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
+  /** Tells, once per limit, when the running server (the spawned pid) reaches one of its limits; returns the stop. */
+  watchLimits(pid: number | null | undefined, onHit: (hit: LimitHit) => void): () => void;
   /** The first stderr line showing the sandbox in the server's way, if any. */
   stderrBlocked(lines: readonly string[]): BlockedPath | undefined;
 }
@@ -117,6 +120,7 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
     mounts: [],
     openDescriptors: () => ({ fds: [], close: () => undefined }),
     selfCheck: async () => ({ verified: false, at: Date.now(), detail: `not confined: ${enforcement.reason}` }),
+    watchLimits: () => () => undefined,
     stderrBlocked: () => undefined,
   };
 }
@@ -235,6 +239,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         ...defaultCheckedDirs(dataDir),
       });
     },
+    watchLimits: (pid, onHit) => (support.kind === 'bwrap' && pid ? watchLimits(pid, limits, onHit) : () => undefined),
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts, hostFacts);
       // The folder comes from the server's own output: say what granting it would expose.

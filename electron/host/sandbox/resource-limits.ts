@@ -9,7 +9,7 @@
 // What each limit is worth, and where it is not enforced:
 // - tasks: with a cgroup, pids.max counts exactly the server's tasks, root's too. Without one,
 //   RLIMIT_NPROC, which counts every task of the user, not of the sandbox: it is set to the
-//   machine's task count now plus the setting, so a fork bomb inside stops after about that many,
+//   user's task count now plus the setting, so a fork bomb inside stops after about that many,
 //   and the person's own programs (without the limit) are not affected. The kernel never applies
 //   it to root: an app run as root without a cgroup does NOT limit tasks, and the self-check says so;
 // - memory: RLIMIT_DATA per process (V8 and Chromium reserve address space without writing it,
@@ -28,8 +28,10 @@ export interface ResourceLimits {
   prlimit?: string | undefined;
   /** The server's task limit as set (pids.max where a cgroup enforces it). */
   taskLimit: number;
-  /** RLIMIT_NPROC for the sandbox; undefined where it would not be enforced (root). */
+  /** RLIMIT_NPROC for the sandbox; undefined where it would not be enforced (root) or a cgroup binds instead. */
   tasks?: number | undefined;
+  /** Whose tasks RLIMIT_NPROC counts. */
+  uid?: number | undefined;
   /** RLIMIT_DATA per process, in bytes (and the cgroup's memory cap, where there is one). */
   dataBytes: number;
   /** The size of the /tmp tmpfs inside (TMPDIR is in it), in bytes. */
@@ -42,6 +44,31 @@ export interface ResourceLimits {
 
 export const DATA_BYTES = effectiveLimits(undefined).memoryMiB * 1024 ** 2;
 export const TMP_BYTES = effectiveLimits(undefined).tmpMiB * 1024 ** 2;
+
+/**
+ * How many tasks (threads) a user runs now, from /proc/<pid>/status (real uid, Threads): the count
+ * RLIMIT_NPROC compares with. ~300 processes read in a few ms; undefined where /proc cannot be read.
+ */
+export function userTasks(uid: number, proc = '/proc'): number | undefined {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(proc).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  for (const entry of entries) {
+    let status: string;
+    try {
+      status = fs.readFileSync(`${proc}/${entry}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) !== uid) continue;
+    total += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+  }
+  return total;
+}
 
 /** The machine's task count now: /proc/loadavg's fourth field is running/total. */
 export function machineTasks(loadavg: string = readLoadavg()): number {
@@ -77,7 +104,9 @@ export function resourceLimits(options: LimitOptions = {}): ResourceLimits {
     prlimit: findOnPath('prlimit', options.pathEnv ?? process.env.PATH) ?? findOnPath('prlimit', '/usr/bin:/bin'),
     taskLimit: set.tasks,
     // With a cgroup, pids.max binds exactly; an rlimit of the whole user's count is kept only where it is the one bound.
-    tasks: uid === 0 || cgroup ? undefined : machineTasks() + set.tasks,
+    // The user's own count where it can be read (the machine's, an upper bound, where not): the server gets about `tasks` more.
+    tasks: uid === 0 || uid === undefined || cgroup ? undefined : (userTasks(uid) ?? machineTasks()) + set.tasks,
+    uid,
     dataBytes,
     tmpBytes: set.tmpMiB * 1024 ** 2,
     files: set.files,

@@ -1,7 +1,7 @@
 // Per-server limits: what is asked of prlimit and the cgroup, and how the self-check reads what is in force.
 import { describe, expect, it } from 'vitest';
 import { planBwrap } from '../../../../electron/host/sandbox/bwrap-plan.js';
-import { limitsPrefix, machineTasks, readLimit, resourceLimits } from '../../../../electron/host/sandbox/resource-limits.js';
+import { limitsPrefix, machineTasks, readLimit, resourceLimits, userTasks } from '../../../../electron/host/sandbox/resource-limits.js';
 import { LIMIT_RANGES } from '../../../../shared/server-limits.js';
 
 const PROC_LIMITS = `Limit                     Soft Limit           Hard Limit           Units
@@ -32,10 +32,14 @@ function plan(limits: ReturnType<typeof resourceLimits>) {
 }
 
 describe('resource limits', () => {
-  it('without a cgroup, limits tasks to the machine’s count now plus the setting, except for root, whose tasks the kernel never limits', () => {
+  it('without a cgroup, limits tasks to the user’s count now plus the setting, except for root, whose tasks the kernel never limits', () => {
     expect(machineTasks('0.52 0.58 0.59 3/1159 24046\n')).toBe(1159);
-    expect(resourceLimits({ uid: 1000, cgroup: noCgroup, serverKey: 's' }).tasks).toBeGreaterThan(LIMIT_RANGES.tasks.default);
-    expect(resourceLimits({ uid: 1000, cgroup: noCgroup, serverKey: 's', settings: { tasks: 64 } }).tasks).toBe(machineTasks() + 64);
+    expect(resourceLimits({ uid: 1000, cgroup: noCgroup, serverKey: 's' }).tasks).toBe((userTasks(1000) as number) + LIMIT_RANGES.tasks.default);
+    // A uid that is not root (this test may run as root): its own count now, not the machine's, plus the setting.
+    const other = 4321;
+    const set = resourceLimits({ uid: other, cgroup: noCgroup, serverKey: 's', settings: { tasks: 64 } }).tasks as number;
+    expect(set).toBe((userTasks(other) as number) + 64);
+    expect(userTasks(process.getuid?.() as number)).toBeGreaterThanOrEqual(1);
     expect(resourceLimits({ uid: 0, cgroup: noCgroup, serverKey: 's' }).tasks).toBeUndefined();
   });
 
