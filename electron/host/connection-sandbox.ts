@@ -100,8 +100,9 @@ export class StartSandbox {
     this.stopWatching = this.confined?.watchLimits(pid, (hit) => onHit(hit.text)) ?? (() => undefined);
   }
 
-  /** This start is over: nothing more is watched. */
+  /** This start is over: nothing more is watched, and its placeholders go once its sandbox is gone. */
   dispose(): void {
     this.stopWatching();
+    void this.confined?.release();
   }
 }

@@ -164,7 +164,8 @@ export class ServerConnection {
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
-    this.sandbox.dispose();
+    // Disposed once the process is closed: its placeholders can then go at once (an app that quits keeps no timer).
+    const ended = this.sandbox;
     this.sandbox = new StartSandbox(undefined);
     const client = this.client;
     const built = this.built;
@@ -181,6 +182,7 @@ export class ServerConnection {
       // Stopped while still negotiating: no client owns the process yet.
       await built?.transport.close().catch(() => undefined);
     }
+    ended.dispose();
     this.setStatus({
       state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,

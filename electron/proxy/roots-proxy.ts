@@ -198,9 +198,11 @@ export class RootsProxy {
       shutting = upstream.transport
         .close()
         .catch(() => undefined)
-        .then(() => {
+        .then(async () => {
           this.live.delete(upstream);
           this.shutting.delete(upstream);
+          // Its placeholders go once its sandbox is gone: waited for (at most 2 s), since the proxy may exit next.
+          await Promise.race([upstream.release?.(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
         });
       this.shutting.set(upstream, shutting);
     }

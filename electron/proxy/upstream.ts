@@ -20,6 +20,8 @@ export interface Upstream {
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
   /** Enforced: tells `onHit` once per limit the running server reaches; returns the stop. */
   watchLimits?: ((onHit: (text: string) => void) => () => void) | undefined;
+  /** Its start is over: its placeholders go once its sandbox is gone (protected-paths.ts). */
+  release?: (() => Promise<void>) | undefined;
   /** After it ended: did the sandbox stand in its way? The words naming the path, or undefined. */
   blocked?: (() => Promise<string | undefined>) | undefined;
 }
@@ -72,6 +74,7 @@ export async function openUpstream(
     confinement: prepared.confinement,
     verify: confined ? () => confined.selfCheck(pid) : undefined,
     watchLimits: confined ? (onHit) => confined.watchLimits(pid, (hit) => onHit(hit.text)) : undefined,
+    release: confined ? () => confined.release() : undefined,
     blocked,
   };
 }

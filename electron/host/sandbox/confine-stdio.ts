@@ -35,7 +35,7 @@ import { watchLimits, type LimitHit } from './limit-watch.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
-import { protectedPaths } from './protected-paths.js';
+import { holdMissing, protectedPaths, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { sandboxSupport } from './probe-cache.js';
 import type { SandboxSupport } from './sandbox-probe.js';
@@ -76,6 +76,11 @@ export interface ConfinedStdio {
    * Throws SandboxSetupError('folder-changed') when a folder was swapped since the plan.
    */
   openDescriptors(): OpenedDescriptors;
+  /**
+   * This start is over: the placeholders made for its missing protected names are removed once no
+   * sandbox holds them (protected-paths.ts). Resolves when they are.
+   */
+  release(): Promise<void>;
   /** Checks the running server (pass the spawned pid, i.e. bwrap's) from outside. */
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
   /** Tells, once per limit, when the running server (the spawned pid) reaches one of its limits; returns the stop. */
@@ -121,6 +126,7 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
     openDescriptors: () => ({ fds: [], close: () => undefined }),
     selfCheck: async () => ({ verified: false, at: Date.now(), detail: `not confined: ${enforcement.reason}` }),
     watchLimits: () => () => undefined,
+    release: async () => undefined,
     stderrBlocked: () => undefined,
   };
 }
@@ -163,6 +169,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const notes = launch.notes;
 
   let identities = new Map<string, PathIdentity>();
+  let placeholders: Placeholder[] = [];
   const filterRules: SeccompRules = { denyUnixSockets: options.network };
   const limits = resourceLimits({ settings: options.limits, serverKey: support.kind === 'bwrap' ? options.serverId : undefined });
   let spawn: { command: string; args: string[]; env: Record<string, string> };
@@ -174,6 +181,9 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     // network off has a namespace of its own, where abstract names are its own: there Chromium (its
     // singleton socket, its zygote) and language servers get them.
     const filter = seccompFilter(filterRules);
+    // Missing protected names get empty placeholders first, so that they are held like the rest.
+    const protectedInput = { writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() };
+    placeholders = holdMissing(protectedInput);
     const plan = planBwrap({
       bwrap: support.launcher,
       disableUserns: support.disableUserns,
@@ -190,7 +200,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       tmp,
       dataDir,
       network: options.network,
-      protectedPaths: protectedPaths({ writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() }),
+      // A placeholder for a name deeper down (an empty .git/info for .git/info/attributes) is held itself.
+      protectedPaths: [...new Set([...protectedPaths(protectedInput), ...placeholders.map((placeholder) => placeholder.path)])],
       seccomp: filter !== undefined,
       limits,
     });
@@ -239,6 +250,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         ...defaultCheckedDirs(dataDir),
       });
     },
+    release: () => releasePlaceholders(placeholders),
     watchLimits: (pid, onHit) => (support.kind === 'bwrap' && pid ? watchLimits(pid, limits, onHit) : () => undefined),
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts, hostFacts);
