@@ -37,6 +37,7 @@ import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIden
 import { locateProgram } from './program-location.js';
 import { holdMissing, protectedPaths, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
+import { removeCgroup } from './server-cgroup.js';
 import { sandboxSupport } from './probe-cache.js';
 import type { SandboxSupport } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
@@ -78,7 +79,7 @@ export interface ConfinedStdio {
   openDescriptors(): OpenedDescriptors;
   /**
    * This start is over: the placeholders made for its missing protected names are removed once no
-   * sandbox holds them (protected-paths.ts). Resolves when they are.
+   * sandbox holds them (protected-paths.ts), then its cgroup if empty. Resolves when they are.
    */
   release(): Promise<void>;
   /** Checks the running server (pass the spawned pid, i.e. bwrap's) from outside. */
@@ -250,7 +251,10 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         ...defaultCheckedDirs(dataDir),
       });
     },
-    release: () => releasePlaceholders(placeholders),
+    release: async () => {
+      await releasePlaceholders(placeholders);
+      removeCgroup(limits.cgroup);
+    },
     watchLimits: (pid, onHit) => (support.kind === 'bwrap' && pid ? watchLimits(pid, limits, onHit) : () => undefined),
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts, hostFacts);

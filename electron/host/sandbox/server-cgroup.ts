@@ -144,3 +144,15 @@ export function memoryCapHits(cgroup: ServerCgroup): number {
     return 0;
   }
 }
+
+/** Removes the server's cgroup folders once its processes are gone (the kernel refuses while any live: then it stays, to be reused). */
+export function removeCgroup(cgroup: ServerCgroup | undefined): void {
+  if (!cgroup) return;
+  for (const dir of new Set([cgroup.pids, ...(cgroup.memory ? [cgroup.memory] : [])])) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // Still in use (EBUSY), or gone.
+    }
+  }
+}
