@@ -162,6 +162,11 @@ export const contract = {
     /** `changed`: how many (server, folder) pairs it changed. */
     result: returns<UndoTicket & { changed: number }>(),
   },
+  /** The protected names left writable in one grant, by the person's choice (an empty list: none). */
+  'grants.setWritable': {
+    input: z.object({ serverId: id, rootId: id, names: z.array(z.string().max(64)).max(64) }).strict(),
+    result: returns<null>(),
+  },
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
   'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },
   'settings.update': { input: settingsSchema.partial().strict(), result: returns<null>() },

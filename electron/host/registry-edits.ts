@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import type { ServerLimits } from '../../shared/server-limits.js';
+import { dropChoicesOfGone } from './grant-opt-ins.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
 export type Edit<T = void> = (registry: Registry) => { registry: Registry; value: T };
@@ -47,7 +48,8 @@ export function removeRoots(rootIds: string[]): Edit<Removal> {
         Object.fromEntries(Object.entries(granted).filter(([rootId]) => !gone.has(rootId))),
       ]),
     );
-    return { registry: { ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }, value: removal };
+    // A removed folder's opt-ins go with its grants.
+    return { registry: dropChoicesOfGone({ ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }), value: removal };
   };
 }
 
@@ -205,7 +207,8 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
       );
     }
     if (changed === 0) return { registry, value: { changed, revoked } };
-    return { registry: { ...registry, grants }, value: { changed, revoked } };
+    // A revoked grant's opt-ins go with it.
+    return { registry: dropChoicesOfGone({ ...registry, grants }), value: { changed, revoked } };
   };
 }
 

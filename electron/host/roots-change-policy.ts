@@ -82,7 +82,9 @@ export function needsRestart(before: ServerRecord, after: ServerRecord): boolean
     before.network !== after.network ||
     JSON.stringify(before.transport) !== JSON.stringify(after.transport) ||
     JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? []) ||
-    JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})
+    JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {}) ||
+    // The protected paths are bound at start: a choice takes effect (or is withdrawn) by a restart.
+    JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})
   );
 }
 
@@ -93,6 +95,7 @@ export function describeConfigChange(before: ServerRecord, after: ServerRecord):
   if (before.sandbox !== after.sandbox) return after.sandbox ? 'Sandbox turned on.' : 'Sandbox turned off.';
   if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
   if (JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})) return 'Its sandbox limits changed.';
+  if (JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})) return 'The protected paths you chose to leave writable changed.';
   return 'The server configuration changed.';
 }
 

@@ -45,7 +45,7 @@ export async function prepareStart(
   if (!record.sandbox) return { transport, confinement: { state: 'off', reason: 'You turned the sandbox off for this server.' } };
   const confined = await confineStdio(transport, {
     serverId: record.id,
-    roots: folders.map((folder) => ({ path: folder.path, mode: folder.mode })),
+    roots: folders.map((folder) => ({ path: folder.path, mode: folder.mode, writableByChoice: record.writableByChoice?.[folder.rootId] })),
     dataDir: options.dataDir,
     network: record.network,
     limits: record.limits,

@@ -35,7 +35,7 @@ import { watchLimits, type LimitHit } from './limit-watch.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
-import { holdMissing, protectedPaths, releasePlaceholders, type Placeholder } from './protected-paths.js';
+import { holdMissing, protectedInputOf, protectedPaths, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { removeCgroup } from './server-cgroup.js';
 import { sandboxSupport } from './probe-cache.js';
@@ -183,7 +183,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     // singleton socket, its zygote) and language servers get them.
     const filter = seccompFilter(filterRules);
     // Missing protected names get empty placeholders first, so that they are held like the rest.
-    const protectedInput = { writableRoots: roots.filter((root) => root.mode === 'read-write').map((root) => root.path), home: os.homedir() };
+    const protectedInput = protectedInputOf(roots, os.homedir());
     placeholders = holdMissing(protectedInput);
     const plan = planBwrap({
       bwrap: support.launcher,
@@ -247,6 +247,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         denyUnixSockets: filterRules.denyUnixSockets,
         limits: support.kind === 'bwrap' ? limits : undefined,
         boundByPath: support.kind === 'bwrap' && !support.disableUserns,
+        writableByChoice: roots.flatMap((root) => (root.mode === 'read-write' ? (root.writableByChoice ?? []).map((name) => path.join(root.path, name)) : [])),
         notes,
         ...defaultCheckedDirs(dataDir),
       });

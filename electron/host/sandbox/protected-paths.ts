@@ -26,68 +26,10 @@
 // starts) and anything inside a missing `.git`. SECURITY.md says what this leaves open.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isWithin } from './sandbox-types.js';
+import { HOME_ENTRIES, PROJECT_ENTRIES } from '../../../shared/protected-names.js';
+import { isWithin, type GrantedFolder } from './sandbox-types.js';
 
-/** Per repository or project folder: what its tools run. */
-export const PROJECT_ENTRIES = [
-  '.git/hooks',
-  '.git/config',
-  '.git/info/attributes',
-  '.gitmodules',
-  '.husky',
-  '.pre-commit-config.yaml',
-  'lefthook.yml',
-  '.lefthook.yml',
-  '.vscode',
-  '.idea',
-  '.zed',
-  '.fleet',
-  '.devcontainer',
-  '.mcp.json',
-  '.claude',
-  '.cursor',
-  '.codex',
-  '.gemini',
-  '.continue',
-  '.windsurf',
-  '.roo',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  'bunfig.toml',
-  '.ripgreprc',
-] as const;
-
-/** In the person's home folder: what their shell, git, desktop and agents run. */
-export const HOME_ENTRIES = [
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.zlogout',
-  '.xprofile',
-  '.xsessionrc',
-  '.pam_environment',
-  '.gitconfig',
-  '.ssh',
-  '.gnupg',
-  '.local/bin',
-  'bin',
-  '.config/git',
-  '.config/fish',
-  '.config/autostart',
-  '.config/systemd',
-  '.config/environment.d',
-  '.config/Code/User',
-  '.claude.json',
-  ...PROJECT_ENTRIES,
-] as const;
+export { HOME_ENTRIES, PROJECT_ENTRIES };
 
 /** How deep below a read-write grant to look for repositories (each has its own .git/hooks). */
 const REPO_SEARCH_DEPTH = 3;
@@ -101,6 +43,32 @@ export interface ProtectedPathInput {
   writableRoots: readonly string[];
   /** The person's home folder (canonical). */
   home: string;
+  /**
+   * Per read-write root (by its canonical path): the protected names the person chose to leave
+   * writable in that grant (shared/protected-names.ts). Each applies only to what is found from its
+   * own root: a name another read-write root also reaches (a grant of a parent folder without the
+   * choice) stays protected, so a choice never opens more than its own grant.
+   */
+  writableByChoice?: ReadonlyMap<string, readonly string[]> | undefined;
+}
+
+/**
+ * What to protect for a server's roots: its read-write ones, each with the names the person chose to
+ * leave writable in that grant. A read-only grant's choice is ignored: nothing there is writable.
+ */
+export function protectedInputOf(roots: readonly GrantedFolder[], home: string): ProtectedPathInput {
+  const writable = roots.filter((root) => root.mode === 'read-write');
+  return {
+    writableRoots: writable.map((root) => root.path),
+    home,
+    writableByChoice: new Map(writable.flatMap((root) => (root.writableByChoice?.length ? [[root.path, root.writableByChoice] as const] : []))),
+  };
+}
+
+/** The protected names that stay protected from this root: all but the ones its grant opted in. */
+function keptFor(input: ProtectedPathInput, root: string): (entry: string) => boolean {
+  const chosen = new Set(input.writableByChoice?.get(root) ?? []);
+  return (entry) => !chosen.has(entry);
 }
 
 /**
@@ -113,11 +81,12 @@ export function protectedPaths(input: ProtectedPathInput): string[] {
     if (input.writableRoots.some((root) => isWithin(p, root)) && exists(p)) found.add(p);
   };
   for (const root of input.writableRoots) {
+    const kept = keptFor(input, root);
     // Home's own entries, when the grant holds the home folder.
-    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES) add(path.join(input.home, entry));
+    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) add(path.join(input.home, entry));
     for (const project of projectFolders(root)) {
-      ensureHooksFolder(project);
-      for (const entry of PROJECT_ENTRIES) add(path.join(project, entry));
+      if (kept('.git/hooks')) ensureHooksFolder(project);
+      for (const entry of PROJECT_ENTRIES.filter(kept)) add(path.join(project, entry));
       const gitFile = path.join(project, '.git');
       if (isFile(gitFile)) add(gitFile);
       const hooksPath = configuredHooksPath(project);
@@ -285,8 +254,9 @@ export function holdMissing(input: ProtectedPathInput): Placeholder[] {
     }
   };
   for (const root of input.writableRoots) {
-    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES) hold(input.home, entry);
-    for (const project of projectFolders(root)) for (const entry of PROJECT_ENTRIES) hold(project, entry);
+    const kept = keptFor(input, root);
+    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) hold(input.home, entry);
+    for (const project of projectFolders(root)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
   }
   return made;
 }

@@ -36,6 +36,11 @@ export interface SelfCheckInput {
   /** Mounts were bound by path (bwrap before 0.8): the detail must not claim each is the checked folder. */
   boundByPath?: boolean | undefined;
   /** What the app set up for this server beyond its grants (a data path), said in the detail. */
+  /**
+   * Protected names the person left writable in a read-write grant, as `<folder>/<name>`: not bound,
+   * so not in the proof, and listed in the detail as writable by their choice.
+   */
+  writableByChoice?: readonly string[] | undefined;
   notes?: readonly string[] | undefined;
 }
 
@@ -185,7 +190,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       detail:
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
-        `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
+        `${counts.protected} protected path(s) read-only${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '; Unix sockets allowed: network off, so abstract sockets (X11, D-Bus) are in a namespace of its own' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}` +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
     };
