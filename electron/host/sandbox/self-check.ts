@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
+import type { LimitsProven, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import type { PathIdentity } from './mount-descriptors.js';
 import { readLimit, type ResourceLimits } from './resource-limits.js';
@@ -187,6 +187,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
     return {
       verified: true,
       at,
+      ...(limits.proven ? { limits: limits.proven } : {}),
       detail:
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
@@ -202,7 +203,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
 }
 
 /** Whether the planned limits are in force, read from the running process, and their words for the detail. */
-function limitsText(limits: ResourceLimits | undefined, target: number, procLimits: string): { text: string; failed?: string } {
+function limitsText(limits: ResourceLimits | undefined, target: number, procLimits: string): { text: string; failed?: string; proven?: LimitsProven } {
   if (!limits?.prlimit) return { text: 'tasks and memory not limited (no prlimit)' };
   const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
   const data = readLimit(procLimits, 'Max data size');
@@ -226,7 +227,8 @@ function limitsText(limits: ResourceLimits | undefined, target: number, procLimi
     if (tasks !== limits.tasks) return { text: '', failed: `its task limit is ${tasks ?? 'unlimited'}, planned ${limits.tasks}` };
     parts.unshift(`tasks ${tasks} for this user (${limits.taskLimit} above the count at start)`);
   }
-  return { text: parts.join('; ') };
+  // Reached here, memory, open files and /tmp were each read as planned; tasks only with a cgroup or an rlimit.
+  return { text: parts.join('; '), proven: { tasks: limits.cgroup !== undefined || limits.tasks !== undefined, memoryMiB: true, tmpMiB: true, files: true } };
 }
 
 /** A tmpfs's size as statfs reports it, or undefined. */
