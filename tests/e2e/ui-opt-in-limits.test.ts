@@ -61,9 +61,9 @@ describe.runIf(support.kind === 'bwrap')('protected paths by choice, and limits,
     await dialog.getByRole('button', { name: 'Save and restart' }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    const marker = cell.getByRole('button', { name: 'Writable by your choice: .vscode' });
+    const marker = cell.getByRole('button', { name: '+1 Writable by your choice: .vscode' });
     await marker.waitFor();
-    expect(await marker.getAttribute('title')).toBe('Writable by your choice: .vscode');
+    expect(await marker.getAttribute('title')).toBe('+1 Writable by your choice: .vscode');
     expect(view(host, serverId).writableByChoice).toEqual({ [root!.id]: ['.vscode'] });
     // It reached the sandbox: the restarted server's self-check leaves it out of the proof and names it.
     await waitFor(() => verified(host, serverId) && (view(host, serverId).status.confinement?.selfCheck?.at ?? 0) > before, { what: 'the restart and a new self-check', timeoutMs: 30_000 });
@@ -81,8 +81,13 @@ describe.runIf(support.kind === 'bwrap')('protected paths by choice, and limits,
     const proven = view(host, serverId).status.confinement?.selfCheck?.limits;
     expect(proven, 'the self-check says which limits it read').toBeDefined();
     const word = (ok: boolean | undefined) => (ok ? 'enforced' : 'NOT limited');
-    await waitFor(async () => (await limits.locator('[data-limit="memoryMiB"]').textContent())?.includes(`8192 MiB (default) · ${word(proven!.memoryMiB)}`) === true, { what: 'the memory limit and its proof' });
-    expect(await limits.locator('[data-limit="tasks"]').textContent()).toContain(`1024 (default) · ${word(proven!.tasks)}`);
+    const memory = limits.locator('[data-limit="memoryMiB"]');
+    let shown: string | null = null;
+    await waitFor(async () => (shown = await memory.textContent())?.includes(`8,192 MiB (default) · ${word(proven!.memoryMiB)}`) === true, {
+      what: 'the memory limit and its proof',
+      explain: () => `shown: ${shown}; proven: ${JSON.stringify(proven)}`,
+    });
+    expect(await limits.locator('[data-limit="tasks"]').textContent()).toContain(`1,024 (default) · ${word(proven!.tasks)}`);
     expect(await limits.locator('[data-limit="home"]').textContent()).toContain('not capped');
     await lookEverywhere(page, 'server-limits', { sizes: SCREEN_SIZES, inView: () => limits.scrollIntoViewIfNeeded() });
 
@@ -90,7 +95,7 @@ describe.runIf(support.kind === 'bwrap')('protected paths by choice, and limits,
     const tasks = limits.getByRole('textbox', { name: /Tasks/ });
     await tasks.fill('8');
     await limits.getByRole('button', { name: 'Save and restart' }).click();
-    await limits.getByRole('alert').getByText('A whole number from 16 to 65536.').waitFor();
+    await limits.getByRole('alert').getByText('A whole number from 16 to 65,536.').waitFor();
     expect(view(host, serverId).limits).toBeUndefined();
     await lookEverywhere(page, 'server-limits-form', { sizes: SCREEN_SIZES, inView: () => limits.scrollIntoViewIfNeeded() });
 

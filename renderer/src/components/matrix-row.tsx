@@ -104,7 +104,8 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
           if (server.transport.type === 'stdio' && server.sandbox && (!readOnly || chosen.length > 0)) {
             optIn = {
               chosen,
-              label: chosen.length > 0 ? t('optIn.marker', { paths: chosen.join(', ') }) : t('optIn.editLabel', names),
+              // Starts with the text it shows (+N), as the mode button does: a voice command finds it by what it sees.
+              label: chosen.length > 0 ? `+${chosen.length} ${t('optIn.marker', { paths: chosen.join(', ') })}` : t('optIn.editLabel', names),
               onOpen: () => onOptIn(root, server),
             };
           }

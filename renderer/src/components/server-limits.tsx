@@ -28,7 +28,7 @@ export function ServerLimitsPanel({ server }: { server: ServerView }) {
   const values = effectiveLimits(server.limits);
   const confinement = server.status.confinement;
   const check = confinement?.state === 'enforced' && confinement.selfCheck?.verified ? confinement.selfCheck : undefined;
-  const unit = (name: ServerLimitName, value: number) => (IN_MIB.has(name) ? t('limits.valueMiB', { value }) : String(value));
+  const unit = (name: ServerLimitName, value: number) => t(IN_MIB.has(name) ? 'limits.valueMiB' : 'limits.value', { value });
   const proof = (name: ServerLimitName) => {
     const proven = check?.limits?.[name];
     if (proven === true) return <span className="limits__proof limits__proof--ok">{t('limits.enforced')}</span>;

@@ -729,6 +729,7 @@ export const de: Dictionary = {
   'limits.files': 'Offene Dateien je Prozess',
   'limits.home': 'Privates HOME auf der Platte',
   'limits.homeNotCapped': 'nicht begrenzt',
+  'limits.value': '{value}',
   'limits.valueMiB': '{value} MiB',
   'limits.isDefault': '(Standard)',
   'limits.enforced': 'durchgesetzt',

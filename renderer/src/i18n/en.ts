@@ -728,6 +728,7 @@ export const en = {
   'limits.files': 'Open files per process',
   'limits.home': 'Private HOME on disk',
   'limits.homeNotCapped': 'not capped',
+  'limits.value': '{value}',
   'limits.valueMiB': '{value} MiB',
   'limits.isDefault': '(default)',
   'limits.enforced': 'enforced',

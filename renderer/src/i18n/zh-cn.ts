@@ -728,6 +728,7 @@ export const zhCN: Dictionary = {
   'limits.files': '每个进程的打开文件数',
   'limits.home': '磁盘上的私有 HOME',
   'limits.homeNotCapped': '未设上限',
+  'limits.value': '{value}',
   'limits.valueMiB': '{value} MiB',
   'limits.isDefault': '（默认）',
   'limits.enforced': '已强制执行',
