@@ -1,5 +1,6 @@
 // Class 1's opt-in with real bubblewrap, as root and as an unprivileged user: a protected name the
-// person chose to leave writable in one grant is writable there, and only there; every other
+// person chose to leave writable in one grant is writable there, and only there (through the
+// sandbox module the app uses, and through `mcp-roots proxy` from the registry); every other
 // protected name beside it, and the same name in another grant, stays read-only (refused by the
 // kernel), and the self-check proves the rest and names the choice.
 import { execFile } from 'node:child_process';
@@ -17,19 +18,19 @@ const users = isRoot ? (['self', 'nobody'] as const) : (['self'] as const);
 
 afterEach(() => removeTempDirs());
 
-async function runWorld(as: 'self' | 'nobody'): Promise<{ uid: number; outcomes: Record<string, string>; selfCheck: { verified: boolean; detail?: string } }> {
-  const base = tempDir(`opt-in-${as}-`);
+async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<{ uid: number; outcomes: Record<string, string>; selfCheck: { verified: boolean; detail?: string } }> {
+  const base = tempDir(`opt-in-${route}-${as}-`);
   fs.chmodSync(base, 0o777);
-  const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/opt-in-world.ts', base];
+  const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/opt-in-world.ts', route, base];
   const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
   const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, timeout: 120_000 });
   return JSON.parse(stdout.trim().split('\n').at(-1) as string);
 }
 
 describe.runIf(support.kind === 'bwrap')('a grant’s opt-in of protected paths (bubblewrap)', () => {
-  for (const as of users) {
-    it(`opens exactly the chosen names in exactly that grant, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}`, async () => {
-      const facts = await runWorld(as);
+  for (const route of ['app', 'proxy'] as const) for (const as of users) {
+    it(`opens exactly the chosen names in exactly that grant, through ${route === 'app' ? 'the sandbox module the app starts servers with' : 'mcp-roots proxy'}, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}`, async () => {
+      const facts = await runWorld(route, as);
       if (as === 'nobody') expect(facts.uid).not.toBe(0);
       const { outcomes } = facts;
       expect(outcomes['chosen: write .vscode/tasks.json (opted in)']).toBe('written');
