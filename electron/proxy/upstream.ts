@@ -21,6 +21,12 @@ export interface Upstream {
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
   /** Whether (and how) its grants can change while it runs (live-mounts.ts). */
   live?: LiveGrants | undefined;
+  /** The grants' protected names left writable by choice, as at its start (a change restarts it): live grants keep them. */
+  writableByChoice?: ServerRecord['writableByChoice'];
+  /** Enforced: tells `onHit` once per limit the running server reaches; returns the stop. */
+  watchLimits?: ((onHit: (text: string) => void) => () => void) | undefined;
+  /** Its start is over: its placeholders go once its sandbox is gone (protected-paths.ts). */
+  release?: (() => Promise<void>) | undefined;
   /** After it ended: did the sandbox stand in its way? The words naming the path, or undefined. */
   blocked?: (() => Promise<string | undefined>) | undefined;
 }
@@ -67,7 +73,17 @@ export async function openUpstream(
     await Promise.race([streamEnded(built.stderr), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     return sandbox.blocked(prepared.confinement)?.text;
   };
-  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, live: confined?.live, blocked };
+  return {
+    transport,
+    pid,
+    confinement: prepared.confinement,
+    verify: confined ? () => confined.selfCheck(pid) : undefined,
+    live: confined?.live,
+    writableByChoice: record.writableByChoice,
+    watchLimits: confined ? (onHit) => confined.watchLimits(pid, (hit) => onHit(hit.text)) : undefined,
+    release: confined ? () => confined.release() : undefined,
+    blocked,
+  };
 }
 
 function streamEnded(stream: NodeJS.ReadableStream | undefined): Promise<void> {
