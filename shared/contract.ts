@@ -16,7 +16,7 @@ import {
   type UseWithApplyResult,
   type UseWithPreview,
 } from './import-types.js';
-import { grantModeSchema, pathMappingSchema, settingsSchema, transportSchema } from './registry-schema.js';
+import { grantModeSchema, pathMappingSchema, serverLimitsSchema, settingsSchema, transportSchema } from './registry-schema.js';
 
 /** Carries a result type in the contract without a runtime value. */
 const returns = <T>() => undefined as unknown as T;
@@ -35,6 +35,7 @@ export const serverPatchSchema = z
     network: z.boolean(),
     askForFolders: z.boolean(),
     pathMap: z.array(pathMappingSchema).max(256),
+    limits: serverLimitsSchema,
   })
   .partial();
 
@@ -160,6 +161,11 @@ export const contract = {
     input: z.object({ serverIds: ids, rootIds: ids, granted: z.boolean(), mode: grantModeSchema.optional() }).strict(),
     /** `changed`: how many (server, folder) pairs it changed. */
     result: returns<UndoTicket & { changed: number }>(),
+  },
+  /** The protected names left writable in one grant, by the person's choice (an empty list: none). */
+  'grants.setWritable': {
+    input: z.object({ serverId: id, rootId: id, names: z.array(z.string().max(64)).max(64) }).strict(),
+    result: returns<null>(),
   },
   'consent.dismiss': { input: z.object({ requestId: id }).strict(), result: returns<null>() },
   'notices.dismiss': { input: z.object({ noticeId: id }).strict(), result: returns<null>() },

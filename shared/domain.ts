@@ -1,6 +1,8 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
 import type { ArgumentFolderView, ServerConfinement } from './sandbox.js';
 import type { SecretPlacement } from './secrets.js';
+import type { WritableByChoice } from './protected-names.js';
+import type { ServerLimits } from './server-limits.js';
 
 export type RootId = string;
 export type ServerId = string;
@@ -51,6 +53,13 @@ export interface ServerRecord {
   askForFolders: boolean;
   /** Folders are told to the server at these paths instead of the host's (longest hostPath wins). */
   pathMap?: PathMapping[] | undefined;
+  /** Tasks, memory, /tmp and open files inside its sandbox (server-limits.ts); absent ones take the defaults. */
+  limits?: ServerLimits | undefined;
+  /**
+   * Per grant (by root id): protected names the person chose to leave writable in that folder
+   * (shared/protected-names.ts). Honoured only while the grant is read-write; dropped with the grant.
+   */
+  writableByChoice?: WritableByChoice | undefined;
   addedAt: string;
 }
 
@@ -440,6 +449,11 @@ export type ActivityCode =
   | 'config-sandbox-off'
   | 'config-network-on'
   | 'config-network-off'
+  | 'config-limits'
+  | 'limit-tasks'
+  | 'limit-memory'
+  | 'limit-tmp'
+  | 'limit-files'
   | 'config-changed'
   | 'sandbox-verified'
   | 'sandbox-unverified'

@@ -1,6 +1,8 @@
 // The persisted registry's shape, written once in zod. The JSON schema the store validates with is
 // derived from it (z.toJSONSchema), so the two can never drift apart.
 import { z } from 'zod';
+import { PROTECTED_NAMES } from './protected-names.js';
+import { LIMIT_NAMES, LIMIT_RANGES, type ServerLimitName } from './server-limits.js';
 
 export const SCHEMA_VERSION = 2;
 
@@ -44,6 +46,22 @@ export const pathMappingSchema = z.object({
   serverPath: z.string().min(1).max(4096),
 });
 
+/** A limit's value: a whole number within its bounds (server-limits.ts), so the file's JSON schema holds them too. */
+const limitValue = (name: ServerLimitName) => {
+  const { min, max } = LIMIT_RANGES[name];
+  const words = `${name} must be a whole number between ${min} and ${max}`;
+  return z.number().int(words).min(min, words).max(max, words);
+};
+
+export const serverLimitsSchema = z
+  .object(Object.fromEntries(LIMIT_NAMES.map((name) => [name, limitValue(name).optional()])) as Record<ServerLimitName, z.ZodOptional<z.ZodNumber>>)
+  .strict();
+
+/** A grant's opted-in protected names: known names only (an enum, so the file's JSON schema holds it too). */
+const writableNamesSchema = z
+  .array(z.enum(PROTECTED_NAMES as [string, ...string[]], { error: (issue) => `not a protected name: ${String(issue.input)}` }))
+  .max(PROTECTED_NAMES.length);
+
 export const serverRecordSchema = z.object({
   id,
   name: z.string().min(1).max(256),
@@ -54,6 +72,8 @@ export const serverRecordSchema = z.object({
   network: z.boolean(),
   askForFolders: z.boolean(),
   pathMap: z.array(pathMappingSchema).max(256).optional(),
+  limits: serverLimitsSchema.optional(),
+  writableByChoice: z.record(id, writableNamesSchema).optional(),
   addedAt: z.string(),
 });
 

@@ -45,6 +45,19 @@ export interface SandboxSelfCheck {
   at: number;
   /** English: what was checked, or what failed. */
   detail: string;
+  /**
+   * Verified only: each limit the check read in force from the running process (true), or found
+   * not limited (false: root's tasks without a cgroup). Absent: not proven (no check, no limits).
+   */
+  limits?: LimitsProven | undefined;
+}
+
+/** Per limit (server-limits.ts names), whether the self-check read it in force. */
+export interface LimitsProven {
+  tasks: boolean;
+  memoryMiB: boolean;
+  tmpMiB: boolean;
+  files: boolean;
 }
 
 /**

@@ -6,6 +6,7 @@ import { cliVersion } from './cli-version.js';
 import { addCompletionCommands } from './commands/completion-commands.js';
 import { GROUP } from './commands/collect.js';
 import { addGrantCommands } from './commands/grant-commands.js';
+import { addWritableCommand } from './commands/writable-command.js';
 import { addRootsCommands } from './commands/roots-commands.js';
 import { addServerCommands } from './commands/server-commands.js';
 import { addToolCommands } from './commands/tool-commands.js';
@@ -37,6 +38,7 @@ export function buildProgram(context: CliContext): Command {
 
   addRootsCommands(program, context);
   addGrantCommands(program, context);
+  addWritableCommand(program, context);
   addServerCommands(program, context);
   addToolCommands(program, context);
   addTransferCommands(program, context);

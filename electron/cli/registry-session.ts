@@ -34,6 +34,8 @@ export interface RegistrySession {
   updateServer(serverId: ServerId, patch: Partial<ServerInput>): Promise<void>;
   removeServer(serverId: ServerId): Promise<void>;
   setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<GrantChange>;
+  /** The protected names left writable in one grant, by the person's choice (none: all protected). */
+  setWritableByChoice(serverId: ServerId, rootId: RootId, names: readonly string[]): Promise<void>;
 }
 
 /** Opens the registry in `configDir`, runs `use`, and closes it (every edit on disk) whatever happens. */
@@ -91,6 +93,9 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
       await editor.removeServer(serverId);
     },
     setGrants: (serverIds, rootIds, granted, mode) => editor.setGrants(serverIds, rootIds, granted, mode),
+    setWritableByChoice: async (serverId, rootId, names) => {
+      await editor.setWritableByChoice(serverId, rootId, names);
+    },
   };
   try {
     return await use(session);

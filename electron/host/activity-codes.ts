@@ -30,6 +30,7 @@ const EXACT = new Map<string, ActivityCode>([
   ['Sandbox turned off.', 'config-sandbox-off'],
   ['Network access turned on.', 'config-network-on'],
   ['Network access turned off.', 'config-network-off'],
+  ['Its sandbox limits changed.', 'config-limits'],
   ['The server configuration changed.', 'config-changed'],
 ]);
 
@@ -43,7 +44,7 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],
   // server-connection.ts's verifyConfinement, with self-check.ts's detail.
   [
-    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; [^;]*; [^;]*; seccomp filter on \(keyrings, mount calls, Unix sockets refused\)(?:; .*)?$/s,
+    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; (?:[^;]*; )*seccomp filter on \(keyrings, mount calls, Unix sockets refused\)(?:; .*)?$/s,
     'sandbox-verified',
     (m) => ({ pid: m[1]!, count: Number(m[2]), protected: Number(m[3]) }),
   ],
@@ -65,6 +66,11 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   // drain-wait.ts: a restart waiting for running calls, and one that stopped waiting.
   [/^Restarting when (\d+) running calls? finish(?:es)? \(at most (\d+) s\)\.$/, 'drain-waiting', (m) => ({ count: Number(m[1]), seconds: Number(m[2]) })],
   [/^Ended (\d+) running call\(s\) with an error: .* after waiting (\d+) s for it to finish/s, 'drain-cut', (m) => ({ count: Number(m[1]), seconds: Number(m[2]) })],
+  // limit-watch.ts's limitHitText.
+  [/^It reached its task limit \((\d+) processes and threads\): the kernel refuses it more\.$/, 'limit-tasks', (m) => ({ count: Number(m[1]) })],
+  [/^It reached its memory limit \((\d+) MiB\): the kernel refuses it more\.$/, 'limit-memory', (m) => ({ mib: Number(m[1]) })],
+  [/^It filled its \/tmp and TMPDIR \((\d+) MiB\): the kernel refuses it more\.$/, 'limit-tmp', (m) => ({ mib: Number(m[1]) })],
+  [/^It reached its open-file limit \((\d+) per process\): the kernel refuses it more\.$/, 'limit-files', (m) => ({ count: Number(m[1]) })],
   [/^It wrote a line longer than (\d+) MB without a newline: the session was closed, and it is started again after a pause\.$/, 'long-line', (m) => ({ mb: Number(m[1]) })],
 ];
 

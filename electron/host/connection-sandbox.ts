@@ -96,4 +96,18 @@ export class StartSandbox {
   async check(pid: number | undefined): Promise<SandboxSelfCheck | undefined> {
     return this.confined?.selfCheck(pid);
   }
+
+  private stopWatching: () => void = () => undefined;
+
+  /** Tells `onHit` once per limit the running server reaches (limit-watch.ts), until `dispose`. */
+  watchLimits(pid: number | undefined, onHit: (text: string) => void): void {
+    this.stopWatching();
+    this.stopWatching = this.confined?.watchLimits(pid, (hit) => onHit(hit.text)) ?? (() => undefined);
+  }
+
+  /** This start is over: nothing more is watched, and its placeholders go once its sandbox is gone. */
+  dispose(): void {
+    this.stopWatching();
+    void this.confined?.release();
+  }
 }

@@ -38,6 +38,7 @@ export const hostHandlers = {
     const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);
     return { undoId, changed };
   },
+  'grants.setWritable': async (host, { serverId, rootId, names }) => (await host.setWritableByChoice(serverId, rootId, names), null),
   'consent.dismiss': (host, { requestId }) => (host.dismissConsent(requestId), null),
   'notices.dismiss': (host, { noticeId }) => (host.dismissNotice(noticeId), null),
   'settings.update': async (host, patch) => (await host.updateSettings(patch), null),

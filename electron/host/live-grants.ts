@@ -1,17 +1,22 @@
 // Carries out the roots-change policy's 'live' action for a running confined server, the same for
 // the app's connections and for `mcp-roots proxy`: the new effective folders are mounted into its
 // sandbox (live-mounts.ts), or the words for why it must be restarted instead.
+import type { ServerRecord } from '../../shared/domain.js';
 import type { Exposure } from './exposure.js';
 import type { LiveChange, LiveGrants } from './sandbox/confine-stdio.js';
+import { sandboxRoots } from './stdio-start.js';
 
-export async function applyLiveGrants(live: LiveGrants | undefined, pid: number | null | undefined, after: Exposure): Promise<LiveChange> {
+/** `writableByChoice`: the server's per-grant choices, as at its start (a change of them restarts it). */
+export async function applyLiveGrants(
+  live: LiveGrants | undefined,
+  pid: number | null | undefined,
+  after: Exposure,
+  writableByChoice: ServerRecord['writableByChoice'],
+): Promise<LiveChange> {
   if (!live?.available) return { kind: 'restart', reason: `its grants cannot change while it runs (${live?.reason ?? 'no sandbox'})` };
   if (!pid) return { kind: 'restart', reason: 'it was not running yet when its folders changed' };
   try {
-    return await live.apply(
-      pid,
-      after.folders.map((folder) => ({ path: folder.path, mode: folder.mode })),
-    );
+    return await live.apply(pid, sandboxRoots(after.folders, writableByChoice));
   } catch (error) {
     return { kind: 'restart', reason: `the live change failed (${error instanceof Error ? error.message : String(error)})` };
   }

@@ -6,6 +6,7 @@ import type { GrantMode, Registry, RootId, RootRecord, ServerId, ServerRecord, S
 import { CodedError, toHostError, type ErrorCode } from '../../shared/result.js';
 import { unmaskTransport } from '../../shared/secrets.js';
 import { canonicalizeRoot, type CanonicalRoot } from './file-uri.js';
+import { setWritableByChoice } from './grant-opt-ins.js';
 import * as edits from './registry-edits.js';
 import { RegistryModel } from './registry-model.js';
 import type { StoreNotice } from './registry-store.js';
@@ -79,6 +80,10 @@ export class RegistryCommands {
 
   setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<edits.GrantChange> {
     return this.model.apply(edits.setGrants(serverIds, rootIds, granted, mode));
+  }
+
+  setWritableByChoice(serverId: ServerId, rootId: RootId, names: readonly string[]): Promise<ServerRecord> {
+    return this.model.apply(setWritableByChoice(serverId, rootId, names));
   }
 
   updateSettings(patch: Partial<Settings>): Promise<void> {

@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
+import type { ServerLimits } from '../../shared/server-limits.js';
+import { dropChoicesOfGone } from './grant-opt-ins.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
 export type Edit<T = void> = (registry: Registry) => { registry: Registry; value: T };
@@ -46,7 +48,8 @@ export function removeRoots(rootIds: string[]): Edit<Removal> {
         Object.fromEntries(Object.entries(granted).filter(([rootId]) => !gone.has(rootId))),
       ]),
     );
-    return { registry: { ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }, value: removal };
+    // A removed folder's opt-ins go with its grants.
+    return { registry: dropChoicesOfGone({ ...registry, roots: registry.roots.filter((r) => !gone.has(r.id)), grants }), value: removal };
   };
 }
 
@@ -82,6 +85,7 @@ export interface ServerInput {
   /** Default on: a server asking for roots with none granted raises a consent request. */
   askForFolders?: boolean | undefined;
   pathMap?: PathMapping[] | undefined;
+  limits?: ServerLimits | undefined;
 }
 
 /** A new server's settings where the input leaves them out. */
@@ -203,7 +207,8 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
       );
     }
     if (changed === 0) return { registry, value: { changed, revoked } };
-    return { registry: { ...registry, grants }, value: { changed, revoked } };
+    // A revoked grant's opt-ins go with it.
+    return { registry: dropChoicesOfGone({ ...registry, grants }), value: { changed, revoked } };
   };
 }
 

@@ -109,7 +109,7 @@ export function forecastChange(facts: SessionFacts, current: Exposure): ChangeFo
 }
 
 /**
- * Whether a config change needs a new process or session: capabilities, the command, the sandbox
+ * Whether a config change needs a new process or session: capabilities, the command, the sandbox (and its limits)
  * and the path mapping are all fixed when it starts. A new name or consent setting needs nothing.
  * (Enabling and disabling start and stop it; that is not a restart.)
  */
@@ -119,7 +119,10 @@ export function needsRestart(before: ServerRecord, after: ServerRecord): boolean
     before.sandbox !== after.sandbox ||
     before.network !== after.network ||
     JSON.stringify(before.transport) !== JSON.stringify(after.transport) ||
-    JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? [])
+    JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? []) ||
+    JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {}) ||
+    // The protected paths are bound at start: a choice takes effect (or is withdrawn) by a restart.
+    JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})
   );
 }
 
@@ -129,6 +132,8 @@ export function describeConfigChange(before: ServerRecord, after: ServerRecord):
   if (before.sharing !== after.sharing) return after.sharing ? 'Roots sharing turned on.' : 'Roots sharing turned off.';
   if (before.sandbox !== after.sandbox) return after.sandbox ? 'Sandbox turned on.' : 'Sandbox turned off.';
   if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
+  if (JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})) return 'Its sandbox limits changed.';
+  if (JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})) return 'The protected paths you chose to leave writable changed.';
   return 'The server configuration changed.';
 }
 

@@ -275,6 +275,10 @@ export class RootsHost extends EventEmitter<HostEvents> {
     return { ...change, undoId: this.undoBook.record({ kind: 'grants', grants: change.revoked }) };
   }
 
+  async setWritableByChoice(serverId: ServerId, rootId: RootId, names: readonly string[]): Promise<void> {
+    await this.commands.setWritableByChoice(serverId, rootId, names);
+  }
+
   updateSettings(patch: Partial<Settings>): Promise<void> {
     return this.commands.updateSettings(patch);
   }

@@ -222,6 +222,8 @@ export class ServerConnection {
     this.session.reset();
     this.retryTimer = undefined;
     this.startedFolders = undefined;
+    // Disposed once the process is closed: its placeholders can then go at once (an app that quits keeps no timer).
+    const ended = this.sandbox;
     this.sandbox = new StartSandbox(undefined);
     const client = this.client;
     const built = this.built;
@@ -238,6 +240,7 @@ export class ServerConnection {
       // Stopped while still negotiating: no client owns the process yet.
       await built?.transport.close().catch(() => undefined);
     }
+    ended.dispose();
     this.setStatus({
       state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,
@@ -288,7 +291,7 @@ export class ServerConnection {
     // From here the sandbox is being changed to these folders: the next change compares with them.
     this.startedFolders = after.folders;
     const applied = this.beginApplying();
-    const change = await applyLiveGrants(this.sandbox.live, this.status.pid, after).finally(applied);
+    const change = await applyLiveGrants(this.sandbox.live, this.status.pid, after, this.record.writableByChoice).finally(applied);
     if (generation !== this.generation) return;
     if (change.kind === 'restart') {
       this.restartedByPolicy = true;
@@ -428,6 +431,7 @@ export class ServerConnection {
     }
     const { prepared } = preparation;
     transportConfig = prepared.transport;
+    this.sandbox.dispose();
     this.sandbox = new StartSandbox(prepared.confined);
     this.setStatus({ confinement: prepared.confinement });
     const declareRoots = this.record.sharing && !this.injectsRoots;
@@ -556,6 +560,10 @@ export class ServerConnection {
     if (check.verified) {
       this.setStatus({ confinement });
       this.addActivity('info', `Sandbox verified: ${check.detail}`);
+      // A limit it reaches is the kernel refusing it more: said once, so the person knows why it fails.
+      this.sandbox.watchLimits(pid, (text) => {
+        if (generation === this.generation) this.addActivity('error', text);
+      });
       return;
     }
     // Never "run it unconfined" first: a check that fails may be the sandbox catching an attack.

@@ -7,6 +7,7 @@ import { CONTAINER_CONFINEMENT, isContainerRun, withContainerMounts } from './do
 import type { ExposedFolder } from './exposure.js';
 import { confineStdio, type ConfinedStdio } from './sandbox/confine-stdio.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
+import type { GrantedFolder } from './sandbox/sandbox-types.js';
 
 export interface PreparedStart {
   /** What to start: the server's own config, or its confined command line. */
@@ -30,6 +31,15 @@ const REMOTE: ServerConfinement = {
 };
 
 /**
+ * The sandbox's roots for these folders, each with the protected names its grant chose to leave
+ * writable: the same at start and for a live change (live-grants.ts), so a grant mounted live is
+ * protected exactly as it would be at a new start.
+ */
+export function sandboxRoots(folders: readonly ExposedFolder[], writableByChoice: ServerRecord['writableByChoice']): GrantedFolder[] {
+  return folders.map((folder) => ({ path: folder.path, mode: folder.mode, writableByChoice: writableByChoice?.[folder.rootId] }));
+}
+
+/**
  * Prepares one start of a server whose transport (folders already injected) and effective folders
  * are given. Throws SandboxSetupError when the sandbox is on but the server cannot be prepared.
  */
@@ -45,9 +55,10 @@ export async function prepareStart(
   if (!record.sandbox) return { transport, confinement: { state: 'off', reason: 'You turned the sandbox off for this server.' } };
   const confined = await confineStdio(transport, {
     serverId: record.id,
-    roots: folders.map((folder) => ({ path: folder.path, mode: folder.mode })),
+    roots: sandboxRoots(folders, record.writableByChoice),
     dataDir: options.dataDir,
     network: record.network,
+    limits: record.limits,
     support: options.support,
   });
   const { kind, reasonCode, reason } = confined.enforcement;

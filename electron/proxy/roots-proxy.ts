@@ -85,6 +85,8 @@ export class RootsProxy {
   /** The start in flight, if any. */
   private starting: Promise<Upstream> | undefined;
   private readonly shutting = new Map<Upstream, Promise<void>>();
+  /** Each live upstream's limit watch (limit-watch.ts), stopped when it is shut. */
+  private readonly limitWatches = new Map<Upstream, () => void>();
   /** Talks to the server in the era that carries its folders, whatever the host speaks. */
   private readonly bridge: EraBridge;
   /** The opening exchange the bridge runs: host messages wait for it. */
@@ -163,7 +165,7 @@ export class RootsProxy {
     const upstream = this.upstream;
     // From here the sandbox is being changed to these folders: the next change compares with them.
     this.startedFolders = after.folders;
-    const change = await applyLiveGrants(upstream?.live, upstream?.pid, after);
+    const change = await applyLiveGrants(upstream?.live, upstream?.pid, after, upstream?.writableByChoice);
     if (generation !== this.generation || this.closing) return;
     if (change.kind === 'restart') {
       void this.restart(liveRestartReason(change.reason));
@@ -233,12 +235,16 @@ export class RootsProxy {
   private shut(upstream: Upstream): Promise<void> {
     let shutting = this.shutting.get(upstream);
     if (!shutting) {
+      this.limitWatches.get(upstream)?.();
+      this.limitWatches.delete(upstream);
       shutting = upstream.transport
         .close()
         .catch(() => undefined)
-        .then(() => {
+        .then(async () => {
           this.live.delete(upstream);
           this.shutting.delete(upstream);
+          // Its placeholders go once its sandbox is gone: waited for (at most 2 s), since the proxy may exit next.
+          await Promise.race([upstream.release?.(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
         });
       this.shutting.set(upstream, shutting);
     }
@@ -287,6 +293,9 @@ export class RootsProxy {
     this.update({ serverPid: upstream.pid, confinement: upstream.confinement });
     if (upstream.verify) await this.verifyConfinement(generation, upstream.verify);
     if (generation !== this.generation) return;
+    // A limit it reaches is the kernel refusing it more: said on stderr once, where hosts keep the server's log.
+    const stopWatching = upstream.watchLimits?.((text) => this.hooks.log(`limit reached: ${text}`));
+    if (stopWatching) this.limitWatches.set(upstream, stopWatching);
     if (this.initialize) {
       try {
         await this.replayHandshake();

@@ -23,6 +23,12 @@ export interface Upstream {
   verify?: (() => Promise<SandboxSelfCheck>) | undefined;
   /** Whether (and how) its grants can change while it runs (live-mounts.ts). */
   live?: LiveGrants | undefined;
+  /** The grants' protected names left writable by choice, as at its start (a change restarts it): live grants keep them. */
+  writableByChoice?: ServerRecord['writableByChoice'];
+  /** Enforced: tells `onHit` once per limit the running server reaches; returns the stop. */
+  watchLimits?: ((onHit: (text: string) => void) => () => void) | undefined;
+  /** Its start is over: its placeholders go once its sandbox is gone (protected-paths.ts). */
+  release?: (() => Promise<void>) | undefined;
   /** After it ended: did the sandbox stand in its way? The words naming the path and the fix, or undefined. */
   blocked?: (() => Promise<string | undefined>) | undefined;
   /** A tool's error texts: the note to add when they name a path its sandbox refused (refusal-notes.ts). */
@@ -86,7 +92,19 @@ export async function openUpstream(
     if (endedNote && texts.some((text) => /socket\(\) failed: Operation not permitted/i.test(text))) return `MCP Roots Manager: ${endedNote}`;
     return undefined;
   };
-  return { transport, pid, confinement: prepared.confinement, verify: confined ? () => confined.selfCheck(pid) : undefined, live: confined?.live, blocked, refusalNote, endedNote };
+  return {
+    transport,
+    pid,
+    confinement: prepared.confinement,
+    verify: confined ? () => confined.selfCheck(pid) : undefined,
+    live: confined?.live,
+    writableByChoice: record.writableByChoice,
+    watchLimits: confined ? (onHit) => confined.watchLimits(pid, (hit) => onHit(hit.text)) : undefined,
+    release: confined ? () => confined.release() : undefined,
+    blocked,
+    refusalNote,
+    endedNote,
+  };
 }
 
 /**

@@ -31,6 +31,7 @@ interface WorldFacts {
   gitConfigUntouched: boolean;
   hooksEmpty: boolean;
   dataFolderInPlace: boolean;
+  bareAsBefore: true | { before: string[]; after: string[] };
 }
 
 async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<WorldFacts> {
@@ -72,15 +73,21 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
             'connect to an abstract Unix socket',
             'write /proc/sys/kernel/core_pattern',
             'keyctl(session keyring)',
+            'create missing .git/hooks/pre-commit',
+            'create missing .vscode/tasks.json',
+            'create missing .mcp.json',
           ]),
         );
         // The python3 helper ran: its refusals are the kernel's, not a missing interpreter.
         expect(facts.outcomes['keyctl(session keyring)']).toBe('ERROR Function not implemented');
         expect(facts).toMatchObject({ registryStillConfines: true, gitConfigUntouched: true, hooksEmpty: true, dataFolderInPlace: true });
-        // Class 8: the limits are in force (read by the self-check from /proc/<pid>/limits); root's tasks the kernel never limits, and the detail says so.
+        // Missing protected names were held by placeholders, and those are gone again: nothing left in the person's repository.
+        expect(facts.bareAsBefore).toBe(true);
+        // Class 8: the limits are in force (read by the self-check from /proc/<pid>/limits and its cgroup).
+        // Root's tasks the kernel's rlimit never limits: as root (cgroup v1 writable here) a cgroup of its own does.
         if (route === 'app') {
-          expect(facts.selfCheck.detail).toMatch(/data 8 GiB per process/);
-          expect(facts.selfCheck.detail).toMatch(facts.uid === 0 ? /tasks NOT limited/ : /tasks \d+ for this user/);
+          expect(facts.selfCheck.detail).toMatch(/memory 8192 MiB per process/);
+          expect(facts.selfCheck.detail).toMatch(facts.uid === 0 ? /tasks 1024 \(its own cgroup v\d\)/ : /tasks \d+ for this user/);
         }
       }, 180_000);
     }

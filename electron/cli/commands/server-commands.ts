@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
+import { editLimits, limitOptions } from '../limit-options.js';
 import { formatServers } from '../format.js';
 import type { ServerInput } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
@@ -69,7 +70,9 @@ export function addServerCommands(program: Command, context: CliContext): void {
     .option('--no-cwd', 'run it in the default folder again')
     .option('--unset-header <key>', 'remove a header (repeatable)', collect)
     .option('--map <host=server>', 'tell it a folder at the path it sees it at, e.g. in a container (repeatable)', collect)
-    .option('--unmap <host>', 'tell it that folder at its own path again (repeatable)', collect)
+    .option('--unmap <host>', 'tell it that folder at its own path again (repeatable)', collect);
+  limitOptions(set);
+  set
     .addOption(jsonOption())
     .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
     .action((ref: string, words: string[], options: SetOptions) => setServer(context, ref, words, options));
@@ -140,6 +143,12 @@ async function setServer(context: CliContext, ref: string, words: string[], opti
     if (mapEdit) {
       patch.pathMap = mapEdit.pathMap;
       said.push(...mapEdit.changes);
+    }
+    const limitEdit = editLimits(server.limits, options);
+    if (limitEdit) {
+      patch.limits = limitEdit.limits;
+      // A confined server's limits are set when it starts: the change restarts it (roots-change-policy.ts).
+      said.push(...limitEdit.changes, server.sandbox ? 'a running server restarts to apply them' : 'they apply once its sandbox is on');
     }
     if (said.length === 0) throw new UsageError('Nothing to change: give at least one option.');
     await session.updateServer(server.id, checkedServer(patch, true));

@@ -3,7 +3,8 @@
 // Inside, the server sees one tree built on an empty, read-only tmpfs, every path at its own host
 // path (so errors, roots and `${roots}` arguments mean the same inside and out):
 //   system runtime (ro) · its own program (ro) · each effective root (ro or rw per grant) ·
-//   a private HOME and TMPDIR (rw, kept on disk; TMPDIR seen at /tmp/.private) · a fresh /proc,
+//   a private HOME (rw, kept on disk) and TMPDIR (/tmp/.private: inside the capped /tmp with limits,
+//   else kept on disk) · a fresh /proc,
 //   a minimal /dev, an empty /tmp.
 //
 // Taken from Flatpak (common/flatpak-run.c): merged-/usr top-level folders recreated as symlinks
@@ -23,7 +24,7 @@
 // a server that could write it could widen its own); `--remount-ro /` last, so nothing can be
 // created at the top of the tree.
 import type { HostLayout } from './host-layout.js';
-import { prlimitPrefix, type ResourceLimits } from './resource-limits.js';
+import { limitsPrefix, type ResourceLimits } from './resource-limits.js';
 import { byDepthThenPath, depth, grantTree, type GrantMount } from './grant-mounts.js';
 import { isWithin, type ConfinementInput, type SandboxMount } from './sandbox-types.js';
 
@@ -82,9 +83,13 @@ export interface BwrapPlan {
   chdir: string;
   /** The grant-related mounts (grant-mounts.ts): bound by bwrap, or by the holder when there is one. */
   grantMounts: GrantMount[];
-  /** bwrap and its arguments, without the prlimit prefix (a holder goes between the two). */
+  /** bwrap and its arguments, without the limits prefix (a holder goes between the two). */
   bwrapCommand: string[];
-  /** prlimit and its arguments, empty without limits. */
+  /**
+   * The limits prefix (resource-limits.ts limitsPrefix: join the server's cgroup, then prlimit),
+   * empty without limits. In front of the holder too, so every process, the holder's own included,
+   * is born in the cgroup and limited.
+   */
   prefix: string[];
   /** The program paths bound (those outside the system runtime). */
   programs: string[];
@@ -187,7 +192,10 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // had 122 (it aborted). Still private and kept on disk. Inside the fresh /tmp, not onto /tmp
   // itself: mount points for roots under /tmp would be left in it, and a revoked folder would
   // still exist, empty, at its next start.
-  args.push('--bind', input.tmp, PRIVATE_TMP);
+  // With limits, it lives in the capped /tmp tmpfs (a disk folder could grow without bound), and
+  // goes when the server exits; without, it is the persistent folder on disk.
+  if (input.limits) args.push('--dir', PRIVATE_TMP);
+  else args.push('--bind', input.tmp, PRIVATE_TMP);
   mounts.push({ path: PRIVATE_TMP, writable: true, purpose: 'tmp' });
   // The program's own symlinks, so it runs by the path it was given (Node would resolve a script's
   // real path itself, but not a symlinked interpreter's, a shebang's or a venv python's by name).
@@ -206,8 +214,9 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const chdir = input.cwd && reachableInside(input.cwd, mounts) ? input.cwd : input.home;
   args.push('--chdir', chdir, '--', input.command, ...input.args);
 
-  // prlimit sets the limits and execs bwrap in place: the same pid, inherited by every process inside.
-  const [launcher, ...prefix] = input.limits ? prlimitPrefix(input.limits) : [];
+  // A shell joins the server's cgroup and prlimit sets the rlimits, each exec'ing the next in place:
+  // the same pid becomes bwrap, and every process inside inherits both.
+  const [launcher, ...prefix] = input.limits ? limitsPrefix(input.limits) : [];
   return {
     command: launcher ?? input.bwrap,
     args: launcher ? [...prefix, input.bwrap, ...args] : args,

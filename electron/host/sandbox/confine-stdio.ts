@@ -28,6 +28,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
+import type { ServerLimits } from '../../../shared/server-limits.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
 import { FIRST_DESCRIPTOR, planBwrap } from './bwrap-plan.js';
 import type { GrantMount } from './grant-mounts.js';
@@ -35,12 +36,14 @@ import { holderArgs } from './holder-launch.js';
 import { LiveMounts } from './live-mounts.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { launchEnvironment } from './launch-environment.js';
+import { watchLimits, type LimitHit } from './limit-watch.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
 import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
-import { protectedPaths } from './protected-paths.js';
+import { protectRoots, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
+import { removeCgroup } from './server-cgroup.js';
 import { sandboxSupport } from './probe-cache.js';
 import type { SandboxSupport } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
@@ -56,6 +59,8 @@ export interface ConfineOptions {
   /** The app's data folder (the registry's config dir): private folders and packages live below it. */
   dataDir: string;
   network: boolean;
+  /** The server's own limits (server-limits.ts); the defaults where absent. */
+  limits?: ServerLimits | undefined;
   /** Override the private folders (default `<dataDir>/sandbox/servers/<serverId>/{home,tmp}`). */
   home?: string | undefined;
   tmp?: string | undefined;
@@ -78,8 +83,15 @@ export interface ConfinedStdio {
    * Throws SandboxSetupError('folder-changed') when a folder was swapped since the plan.
    */
   openDescriptors(): OpenedDescriptors;
+  /**
+   * This start is over: the placeholders made for its missing protected names are removed once no
+   * sandbox holds them (protected-paths.ts), then its cgroup if empty. Resolves when they are.
+   */
+  release(): Promise<void>;
   /** Checks the running server (pass the spawned pid, i.e. bwrap's) from outside. */
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
+  /** Tells, once per limit, when the running server (the spawned pid) reaches one of its limits; returns the stop. */
+  watchLimits(pid: number | null | undefined, onHit: (hit: LimitHit) => void): () => void;
   /** The first stderr line showing the sandbox in the server's way, if any. */
   stderrBlocked(lines: readonly string[]): BlockedPath | undefined;
   /** Whether its grants can change while it runs, and how (or why not: then a change restarts it). */
@@ -146,6 +158,8 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
     mounts: [],
     openDescriptors: () => ({ fds: [], close: () => undefined }),
     selfCheck: async () => ({ verified: false, at: Date.now(), detail: `not confined: ${enforcement.reason}` }),
+    watchLimits: () => () => undefined,
+    release: async () => undefined,
     stderrBlocked: () => undefined,
     live: { available: false, reason: `not confined: ${enforcement.reason}` },
   };
@@ -189,10 +203,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const notes = launch.notes;
 
   let identities = new Map<string, PathIdentity>();
+  const placeholders: Placeholder[] = [];
   // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
   const pasta = support.kind === 'bwrap' && options.network ? support.privateNetwork?.pasta : undefined;
   const filterRules: SeccompRules = { denyUnixSockets: options.network && pasta === undefined };
-  const limits = resourceLimits();
+  const limits = resourceLimits({ settings: options.limits, serverKey: support.kind === 'bwrap' ? options.serverId : undefined });
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: () => SandboxMount[];
   let live: LiveGrants = { available: false, reason: support.kind === 'bwrap' ? 'not probed' : 'grants reach a running server only on Linux' };
@@ -205,8 +220,14 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     // where abstract names are its own: there Chromium (its singleton socket, its zygote) and
     // language servers get them.
     const filter = seccompFilter(filterRules);
-    const writableRoots = (list: readonly GrantedFolder[]) => list.filter((root) => root.mode === 'read-write').map((root) => root.path);
-    const protectedFor = (rw: readonly string[]) => protectedPaths({ writableRoots: rw, home: os.homedir() });
+    // Missing protected names get empty placeholders first, so that they are held like the rest; the
+    // same for every live change (protected-paths.ts), each remembered until this start is released.
+    const protectedFor = (list: readonly GrantedFolder[]) => {
+      const { paths, made } = protectRoots(list, os.homedir(), placeholders);
+      placeholders.push(...made);
+      return paths;
+    };
+    const startProtected = protectedFor(roots);
     const holderSupport = support.holder;
     const stage = holderSupport?.available ? fs.realpathSync(ensureFolder(defaults.stage)) : undefined;
     const planFor = (holder: boolean) =>
@@ -227,7 +248,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         tmp,
         dataDir,
         network: options.network,
-        protectedPaths: protectedFor(writableRoots(roots)),
+        protectedPaths: startProtected,
         seccomp: filter !== undefined,
         limits,
         holder: holder && stage ? { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } : undefined,
@@ -285,6 +306,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   }
 
   const confined: StdioTransportConfig = { type: 'stdio', command: spawn.command, args: spawn.args, env: spawn.env, ...(config.cwd ? { cwd: config.cwd } : {}) };
+  // The roots the sandbox holds now: those it started with, then each live change's.
+  let heldRoots: readonly GrantedFolder[] = roots;
   const check = (pid: number, revoked: readonly string[] = []) =>
     selfCheck({
       pid,
@@ -296,6 +319,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       networkWhy: support.kind === 'bwrap' && options.network && !pasta ? support.privateNetwork?.reason : undefined,
       limits: support.kind === 'bwrap' ? limits : undefined,
       boundByPath: support.kind === 'bwrap' && !support.disableUserns,
+      writableByChoice: heldRoots.flatMap((root) => (root.mode === 'read-write' ? (root.writableByChoice ?? []).map((name) => path.join(root.path, name)) : [])),
       notes,
       revoked,
       live: liveMounts !== undefined,
@@ -308,6 +332,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
       const outcome = await running.apply(pid, wanted);
       if (outcome.kind !== 'applied') return outcome;
+      heldRoots = wanted;
+      // Placeholders this sandbox no longer mounts (their grant revoked or made read-only) go once no
+      // other sandbox holds them either; the rest go with release().
+      const mounted = new Set(outcome.state.grantMounts.map((mount) => mount.path));
+      void releasePlaceholders(placeholders.filter((placeholder) => !mounted.has(placeholder.path)));
       // "Verified" stays a fact: the changed sandbox is proved again, revoked folders included.
       const proof = await check(pid, outcome.revoked);
       if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
@@ -337,6 +366,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       return check(pid);
     },
     live,
+    release: async () => {
+      await releasePlaceholders(placeholders);
+      removeCgroup(limits.cgroup);
+    },
+    watchLimits: (pid, onHit) => (support.kind === 'bwrap' && pid ? watchLimits(pid, limits, onHit) : () => undefined),
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts(), hostFacts);
       // The folder comes from the server's own output: say what granting it would expose.

@@ -33,8 +33,11 @@ export interface LiveMountsInput {
   programs: readonly string[];
   /** The mounts bwrap made itself: a change may not reach above or below them. */
   ownMounts: readonly SandboxMount[];
-  /** Protected paths for a set of read-write roots (protected-paths.ts). */
-  protectedPaths(writableRoots: readonly string[]): string[];
+  /**
+   * The protected paths for these roots (protected-paths.ts protectRoots): placeholders for missing
+   * names are made here, before the holder mounts them, and each grant's opt-in is honoured.
+   */
+  protectedPaths(roots: readonly GrantedFolder[]): string[];
 }
 
 export type LiveOutcome =
@@ -112,8 +115,7 @@ export class LiveMounts {
     const roots = wanted.filter((root) => identityOf(root.path)?.directory === true);
     const gone = wanted.find((root) => !roots.includes(root));
     if (gone) return { kind: 'restart', reason: `${gone.path} is gone or is a symlink now` };
-    const writable = roots.filter((root) => root.mode === 'read-write').map((root) => root.path);
-    const after = grantTree({ roots, dataDir: this.input.dataDir, protectedPaths: this.input.protectedPaths(writable), programs: this.input.programs });
+    const after = grantTree({ roots, dataDir: this.input.dataDir, protectedPaths: this.input.protectedPaths(roots), programs: this.input.programs });
     const { drop, add } = mountChanges(this.state.grantMounts, after);
     if (drop.length === 0 && add.length === 0) return { kind: 'unchanged' };
 

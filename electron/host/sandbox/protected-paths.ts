@@ -15,75 +15,21 @@
 // Not protected, on purpose: files that run only when the person runs them (a Makefile, package.json
 // scripts, .envrc which direnv asks before it runs): a read-write grant is a grant to edit source.
 //
-// Only paths that exist are protected (bound read-only onto themselves). A missing one could only be
-// held by creating a mount point for it in the person's folder while the server runs (an empty
-// `.vscode`, `.mcp.json`, `.gitmodules`… in every writable project, and an empty `.bash_login` that
-// would change how bash starts). The exception is `.git/hooks`, which the app creates (as git init
-// does) so that it can be held. SECURITY.md says what this leaves open.
+// Paths that exist are bound read-only onto themselves. A missing one is held the way
+// sandbox-runtime holds a missing deny path on Linux (bwrap makes an empty file as its mount point),
+// but made by the app itself (holdMissing), without following a symlink: an empty folder or file in
+// the person's folder while the server runs, bound read-only like the rest, and removed once no
+// sandbox holds it (releasePlaceholders) if it is still empty. What that costs: empty `.vscode`,
+// `.claude`, `.mcp.json`, `.gitmodules`… appear in each writable project while a server runs (a
+// tool that reads an empty `.mcp.json` may complain meanwhile), and an app killed outright leaves
+// them. Not held: `.bash_profile`, `.bash_login` and `.profile` (an empty one changes how bash
+// starts) and anything inside a missing `.git`. SECURITY.md says what this leaves open.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isWithin } from './sandbox-types.js';
+import { HOME_ENTRIES, PROJECT_ENTRIES } from '../../../shared/protected-names.js';
+import { isWithin, type GrantedFolder } from './sandbox-types.js';
 
-/** Per repository or project folder: what its tools run. */
-export const PROJECT_ENTRIES = [
-  '.git/hooks',
-  '.git/config',
-  '.git/info/attributes',
-  '.gitmodules',
-  '.husky',
-  '.pre-commit-config.yaml',
-  'lefthook.yml',
-  '.lefthook.yml',
-  '.vscode',
-  '.idea',
-  '.zed',
-  '.fleet',
-  '.devcontainer',
-  '.mcp.json',
-  '.claude',
-  '.cursor',
-  '.codex',
-  '.gemini',
-  '.continue',
-  '.windsurf',
-  '.roo',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  'bunfig.toml',
-  '.ripgreprc',
-] as const;
-
-/** In the person's home folder: what their shell, git, desktop and agents run. */
-export const HOME_ENTRIES = [
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.zlogout',
-  '.xprofile',
-  '.xsessionrc',
-  '.pam_environment',
-  '.gitconfig',
-  '.ssh',
-  '.gnupg',
-  '.local/bin',
-  'bin',
-  '.config/git',
-  '.config/fish',
-  '.config/autostart',
-  '.config/systemd',
-  '.config/environment.d',
-  '.config/Code/User',
-  '.claude.json',
-  ...PROJECT_ENTRIES,
-] as const;
+export { HOME_ENTRIES, PROJECT_ENTRIES };
 
 /** How deep below a read-write grant to look for repositories (each has its own .git/hooks). */
 const REPO_SEARCH_DEPTH = 3;
@@ -97,6 +43,32 @@ export interface ProtectedPathInput {
   writableRoots: readonly string[];
   /** The person's home folder (canonical). */
   home: string;
+  /**
+   * Per read-write root (by its canonical path): the protected names the person chose to leave
+   * writable in that grant (shared/protected-names.ts). Each applies only to what is found from its
+   * own root: a name another read-write root also reaches (a grant of a parent folder without the
+   * choice) stays protected, so a choice never opens more than its own grant.
+   */
+  writableByChoice?: ReadonlyMap<string, readonly string[]> | undefined;
+}
+
+/**
+ * What to protect for a server's roots: its read-write ones, each with the names the person chose to
+ * leave writable in that grant. A read-only grant's choice is ignored: nothing there is writable.
+ */
+export function protectedInputOf(roots: readonly GrantedFolder[], home: string): ProtectedPathInput {
+  const writable = roots.filter((root) => root.mode === 'read-write');
+  return {
+    writableRoots: writable.map((root) => root.path),
+    home,
+    writableByChoice: new Map(writable.flatMap((root) => (root.writableByChoice?.length ? [[root.path, root.writableByChoice] as const] : []))),
+  };
+}
+
+/** The protected names that stay protected from this root: all but the ones its grant opted in. */
+function keptFor(input: ProtectedPathInput, root: string): (entry: string) => boolean {
+  const chosen = new Set(input.writableByChoice?.get(root) ?? []);
+  return (entry) => !chosen.has(entry);
 }
 
 /**
@@ -109,11 +81,12 @@ export function protectedPaths(input: ProtectedPathInput): string[] {
     if (input.writableRoots.some((root) => isWithin(p, root)) && exists(p)) found.add(p);
   };
   for (const root of input.writableRoots) {
+    const kept = keptFor(input, root);
     // Home's own entries, when the grant holds the home folder.
-    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES) add(path.join(input.home, entry));
+    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) add(path.join(input.home, entry));
     for (const project of projectFolders(root)) {
-      ensureHooksFolder(project);
-      for (const entry of PROJECT_ENTRIES) add(path.join(project, entry));
+      if (kept('.git/hooks')) ensureHooksFolder(project);
+      for (const entry of PROJECT_ENTRIES.filter(kept)) add(path.join(project, entry));
       const gitFile = path.join(project, '.git');
       if (isFile(gitFile)) add(gitFile);
       const hooksPath = configuredHooksPath(project);
@@ -193,5 +166,171 @@ function isFile(p: string): boolean {
     return fs.lstatSync(p).isFile();
   } catch {
     return false;
+  }
+}
+
+/** Entries that are folders when they exist: a missing one is held by an empty folder, a file one by an empty file. */
+const FOLDER_ENTRIES = new Set([
+  '.git/hooks',
+  '.husky',
+  '.vscode',
+  '.idea',
+  '.zed',
+  '.fleet',
+  '.devcontainer',
+  '.claude',
+  '.cursor',
+  '.codex',
+  '.gemini',
+  '.continue',
+  '.windsurf',
+  '.roo',
+  '.ssh',
+  '.gnupg',
+  '.local/bin',
+  'bin',
+  '.config/git',
+  '.config/fish',
+  '.config/autostart',
+  '.config/systemd',
+  '.config/environment.d',
+  '.config/Code/User',
+]);
+
+/**
+ * Missing entries that cannot be held by a placeholder, because their mere existence changes what
+ * runs: a login bash reads the first of these it finds, so an empty `.bash_login` would stop it
+ * reading the person's `.profile`.
+ */
+const EXISTENCE_MATTERS = new Set(['.bash_profile', '.bash_login', '.profile']);
+
+/** A placeholder made on the host for a missing protected name, and who it was when made. */
+export interface Placeholder {
+  path: string;
+  dev: number;
+  ino: number;
+  /** Its change time when made: anything written to it since, or a new file at its inode number, is the person's. */
+  ctimeNs: bigint;
+}
+
+/**
+ * Makes an empty placeholder (folder or file) for each protected name that does not exist yet inside
+ * the server's read-write roots, so that it is bound read-only like the rest and the server cannot
+ * create it. The placeholder is at the first missing part of the path (an empty `.git/info` for a
+ * missing `.git/info/attributes`). Not made: inside a missing `.git` (a folder that is not a
+ * repository stays one a server may `git init`: its hooks would then be the server's own, and git
+ * asks nothing), and the names in EXISTENCE_MATTERS. Returns what it made, for
+ * releasePlaceholders once the server is gone.
+ */
+export function holdMissing(input: ProtectedPathInput, held: readonly Placeholder[] = []): Placeholder[] {
+  const made: Placeholder[] = [];
+  const ours = new Set(held.map((placeholder) => placeholder.path));
+  const hold = (project: string, entry: string) => {
+    if (EXISTENCE_MATTERS.has(entry)) return;
+    let at = project;
+    for (const [index, part] of entry.split('/').entries()) {
+      at = path.join(at, part);
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.lstatSync(at);
+      } catch {
+        stat = undefined;
+      }
+      if (stat) {
+        // Present: held as an existing path (protectedPaths), or not a folder to go into; a placeholder
+        // made earlier (an empty .git/info) is held whole, never filled with placeholders of its own.
+        if (!stat.isDirectory() || ours.has(at)) return;
+        continue;
+      }
+      if (part === '.git') return;
+      const last = index === entry.split('/').length - 1;
+      try {
+        if (!last || FOLDER_ENTRIES.has(entry)) fs.mkdirSync(at, { mode: 0o755 });
+        else fs.closeSync(fs.openSync(at, 'wx', 0o644));
+        const placed = fs.lstatSync(at, { bigint: true });
+        made.push({ path: at, dev: Number(placed.dev), ino: Number(placed.ino), ctimeNs: placed.ctimeNs });
+      } catch {
+        // Cannot be made (a read-only folder, a race): left as it is, and said by what the self-check finds.
+      }
+      return;
+    }
+  };
+  for (const root of input.writableRoots) {
+    const kept = keptFor(input, root);
+    if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) hold(input.home, entry);
+    for (const project of projectFolders(root)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
+  }
+  return made;
+}
+
+/**
+ * The paths to bind read-only for these roots, placeholders for missing names made first: the one
+ * list the sandbox holds, at start and for every live change (grant-mounts.ts). `held` are the
+ * placeholders this sandbox made before (a live change keeps holding those still inside a read-write
+ * root). Returns the new placeholders too, for releasePlaceholders.
+ */
+export function protectRoots(roots: readonly GrantedFolder[], home: string, held: readonly Placeholder[] = []): { paths: string[]; made: Placeholder[] } {
+  const input = protectedInputOf(roots, home);
+  const made = holdMissing(input, held);
+  // A placeholder for a name deeper down (an empty .git/info for .git/info/attributes) is held itself:
+  // protectedPaths lists only the names.
+  const placed = [...held, ...made].filter((placeholder) => input.writableRoots.some((root) => isWithin(placeholder.path, root)) && exists(placeholder.path));
+  const paths = [...new Set([...protectedPaths(input), ...placed.map((placeholder) => placeholder.path)])];
+  return { paths: paths.sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0)), made };
+}
+
+/** Mount points of every mount namespace but ours, as the processes living in them see them. */
+function mountedElsewhere(): Set<string> {
+  const ours = fs.readlinkSync('/proc/self/ns/mnt');
+  const seen = new Set<string>([ours]);
+  const points = new Set<string>();
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const ns = fs.readlinkSync(`/proc/${pid}/ns/mnt`);
+      if (seen.has(ns)) continue;
+      seen.add(ns);
+      for (const line of fs.readFileSync(`/proc/${pid}/mountinfo`, 'utf8').split('\n')) {
+        const point = line.split(' ')[4];
+        if (point) points.add(point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))));
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return points;
+}
+
+/**
+ * Removes the placeholders once no sandbox holds them any more (this server's, and another's that
+ * bound one at its own start), if each is still the empty file or folder that was made: something
+ * the person wrote there meanwhile is theirs and stays. Looks every 250 ms while the server exits,
+ * then every 5 s for as long as another sandbox holds one (~3 ms a look), never keeping this process up.
+ */
+export function releasePlaceholders(placeholders: readonly Placeholder[]): Promise<void> {
+  let left = [...placeholders];
+  const quickUntil = Date.now() + 10_000;
+  return new Promise((resolve) => {
+    const sweep = () => {
+      const mounted = left.length > 0 ? mountedElsewhere() : new Set<string>();
+      left = left.filter((placeholder) => {
+        if (mounted.has(placeholder.path)) return true;
+        removeIfUnchanged(placeholder);
+        return false;
+      });
+      if (left.length === 0) resolve();
+      else setTimeout(sweep, Date.now() < quickUntil ? 250 : 5000).unref();
+    };
+    sweep();
+  });
+}
+
+function removeIfUnchanged(placeholder: Placeholder): void {
+  try {
+    const stat = fs.lstatSync(placeholder.path, { bigint: true });
+    if (Number(stat.dev) !== placeholder.dev || Number(stat.ino) !== placeholder.ino || stat.ctimeNs !== placeholder.ctimeNs) return;
+    if (stat.isDirectory()) fs.rmdirSync(placeholder.path);
+    else if (stat.isFile() && stat.size === 0n) fs.unlinkSync(placeholder.path);
+  } catch {
+    // Gone already, or no longer empty (rmdir refuses): the person's now.
   }
 }

@@ -1,36 +1,74 @@
 // Per-server limits, so that a hostile or runaway server cannot exhaust the machine: how many tasks
-// it may make, how much data memory each of its processes may take, how large its /tmp may grow.
+// it may run, how much memory it may take, how large its /tmp (and TMPDIR in it) may grow, how many
+// files each process may hold open. The person sets each per server (shared/server-limits.ts).
 // Applied with prlimit (util-linux, present wherever bwrap is) in front of bwrap, whose processes
-// and the server inherit them; /tmp inside is a tmpfs capped by bwrap's --size.
+// and the server inherit them; /tmp inside is a tmpfs capped by bwrap's --size; where this process
+// may make a cgroup (server-cgroup.ts: root on cgroup v1, a delegated v2 subtree), the server also
+// runs in one of its own with pids.max and a memory cap.
 //
-// Why rlimits and not a cgroup: a cgroup a normal user may write needs systemd's delegation, and
-// `systemd-run --user --scope` costs a D-Bus round trip per start (tens of ms, against a budget of
-// 1.15x a plain start). What each limit is worth, and where it is not enforced:
-// - tasks (RLIMIT_NPROC) count every task of the user, not of the sandbox: the limit is set to the
-//   machine's task count now plus a margin, so a fork bomb inside stops after the margin, and the
-//   person's own programs (without the limit) are not affected. The kernel never applies it to
-//   root: when the app runs as root, tasks are NOT limited, and the self-check says so;
-// - data (RLIMIT_DATA) is per process: it stops one process from taking all memory (V8 and
-//   Chromium reserve address space without writing it, which this limit does not count);
-// - the private HOME and TMPDIR on disk are not capped (no per-folder quota without root).
+// What each limit is worth, and where it is not enforced:
+// - tasks: with a cgroup, pids.max counts exactly the server's tasks, root's too. Without one,
+//   RLIMIT_NPROC, which counts every task of the user, not of the sandbox: it is set to the
+//   user's task count now plus the setting, so a fork bomb inside stops after about that many,
+//   and the person's own programs (without the limit) are not affected. The kernel never applies
+//   it to root: an app run as root without a cgroup does NOT limit tasks, and the self-check says so;
+// - memory: RLIMIT_DATA per process (V8 and Chromium reserve address space without writing it,
+//   which this limit does not count); with a cgroup, also the whole server's memory;
+// - /tmp and TMPDIR: one tmpfs of the set size (ENOSPC past it), gone when the server exits;
+// - files: RLIMIT_NOFILE per process;
+// - the private HOME on disk is NOT capped: a per-folder quota needs privileges (project quotas,
+//   a loop-mounted image) that an app run as a normal user does not have.
 import fs from 'node:fs';
+import { effectiveLimits, type ServerLimits } from '../../../shared/server-limits.js';
 import { findOnPath } from './sandbox-probe.js';
+import { cgroupPrefix, serverCgroup, type ServerCgroup } from './server-cgroup.js';
 
 export interface ResourceLimits {
   /** Absolute path of prlimit; without it no rlimit is applied. */
   prlimit?: string | undefined;
-  /** RLIMIT_NPROC for the sandbox; undefined where it would not be enforced (root). */
+  /** The server's task limit as set (pids.max where a cgroup enforces it). */
+  taskLimit: number;
+  /** RLIMIT_NPROC for the sandbox; undefined where it would not be enforced (root) or a cgroup binds instead. */
   tasks?: number | undefined;
-  /** RLIMIT_DATA per process, in bytes. */
+  /** Whose tasks RLIMIT_NPROC counts. */
+  uid?: number | undefined;
+  /** RLIMIT_DATA per process, in bytes (and the cgroup's memory cap, where there is one). */
   dataBytes: number;
-  /** The size of the /tmp tmpfs inside, in bytes. */
+  /** The size of the /tmp tmpfs inside (TMPDIR is in it), in bytes. */
   tmpBytes: number;
+  /** RLIMIT_NOFILE per process. */
+  files: number;
+  /** The server's own cgroup, where one could be made. */
+  cgroup?: ServerCgroup | undefined;
 }
 
-/** How many more tasks than the machine runs now a sandbox may start. */
-export const TASK_MARGIN = 1024;
-export const DATA_BYTES = 8 * 1024 ** 3;
-export const TMP_BYTES = 512 * 1024 ** 2;
+export const DATA_BYTES = effectiveLimits(undefined).memoryMiB * 1024 ** 2;
+export const TMP_BYTES = effectiveLimits(undefined).tmpMiB * 1024 ** 2;
+
+/**
+ * How many tasks (threads) a user runs now, from /proc/<pid>/status (real uid, Threads): the count
+ * RLIMIT_NPROC compares with. ~300 processes read in a few ms; undefined where /proc cannot be read.
+ */
+export function userTasks(uid: number, proc = '/proc'): number | undefined {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(proc).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  for (const entry of entries) {
+    let status: string;
+    try {
+      status = fs.readFileSync(`${proc}/${entry}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) !== uid) continue;
+    total += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+  }
+  return total;
+}
 
 /** The machine's task count now: /proc/loadavg's fourth field is running/total. */
 export function machineTasks(loadavg: string = readLoadavg()): number {
@@ -46,20 +84,42 @@ function readLoadavg(): string {
   }
 }
 
-export function resourceLimits(options: { pathEnv?: string | undefined; uid?: number | undefined } = {}): ResourceLimits {
+export interface LimitOptions {
+  pathEnv?: string | undefined;
+  uid?: number | undefined;
+  /** The server's own settings (defaults where absent). */
+  settings?: ServerLimits | undefined;
+  /** Names its cgroup; without it no cgroup is made. */
+  serverKey?: string | undefined;
+  /** Tests: where to look for a cgroup (default: make one where this process may). */
+  cgroup?: (key: string, limits: { tasks: number; memoryBytes: number }) => ServerCgroup | undefined;
+}
+
+export function resourceLimits(options: LimitOptions = {}): ResourceLimits {
   const uid = options.uid ?? process.getuid?.();
+  const set = effectiveLimits(options.settings);
+  const dataBytes = set.memoryMiB * 1024 ** 2;
+  const cgroup = options.serverKey !== undefined ? (options.cgroup ?? serverCgroup)(options.serverKey, { tasks: set.tasks, memoryBytes: dataBytes }) : undefined;
   return {
     prlimit: findOnPath('prlimit', options.pathEnv ?? process.env.PATH) ?? findOnPath('prlimit', '/usr/bin:/bin'),
-    tasks: uid === 0 ? undefined : machineTasks() + TASK_MARGIN,
-    dataBytes: DATA_BYTES,
-    tmpBytes: TMP_BYTES,
+    taskLimit: set.tasks,
+    // With a cgroup, pids.max binds exactly; an rlimit of the whole user's count is kept only where it is the one bound.
+    // The user's own count where it can be read (the machine's, an upper bound, where not): the server gets about `tasks` more.
+    tasks: uid === 0 || uid === undefined || cgroup ? undefined : (userTasks(uid) ?? machineTasks()) + set.tasks,
+    uid,
+    dataBytes,
+    tmpBytes: set.tmpMiB * 1024 ** 2,
+    files: set.files,
+    cgroup,
   };
 }
 
-/** prlimit's arguments in front of the command (empty without prlimit). */
-export function prlimitPrefix(limits: ResourceLimits): string[] {
-  if (!limits.prlimit) return [];
-  return [limits.prlimit, ...(limits.tasks !== undefined ? [`--nproc=${limits.tasks}`] : []), `--data=${limits.dataBytes}`, '--'];
+/** The launcher's arguments in front of bwrap: join the cgroup, then prlimit (empty without either). */
+export function limitsPrefix(limits: ResourceLimits): string[] {
+  const rlimits = limits.prlimit
+    ? [limits.prlimit, ...(limits.tasks !== undefined ? [`--nproc=${limits.tasks}`] : []), `--data=${limits.dataBytes}`, `--nofile=${limits.files}`, '--']
+    : [];
+  return [...cgroupPrefix(limits.cgroup), ...rlimits];
 }
 
 /** What /proc/<pid>/limits says of a limit ("Max processes", "Max data size"): its soft value, or undefined for unlimited. */

@@ -7,6 +7,8 @@ export interface GrantedFolder {
   path: string;
   /** The registry's grant mode: what the server may do there. */
   mode: GrantMode;
+  /** Protected names the person chose to leave writable in this grant; honoured only when read-write. */
+  writableByChoice?: readonly string[] | undefined;
 }
 
 /** What a confined server may reach, whatever the OS mechanism (bwrap plan, Seatbelt profile). */

@@ -10,11 +10,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SandboxSelfCheck } from '../../../shared/sandbox.js';
+import type { LimitsProven, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import type { PathIdentity } from './mount-descriptors.js';
 import { BROWSER_FIX } from './private-network.js';
 import { readLimit, type ResourceLimits } from './resource-limits.js';
+import { pidsCgroupOf } from './server-cgroup.js';
 import { isWithin, type SandboxMount } from './sandbox-types.js';
 
 export interface SelfCheckInput {
@@ -44,6 +45,11 @@ export interface SelfCheckInput {
   /** Mounts were bound by path (bwrap before 0.8): the detail must not claim each is the checked folder. */
   boundByPath?: boolean | undefined;
   /** What the app set up for this server beyond its grants (a data path), said in the detail. */
+  /**
+   * Protected names the person left writable in a read-write grant, as `<folder>/<name>`: not bound,
+   * so not in the proof, and listed in the detail as writable by their choice.
+   */
+  writableByChoice?: readonly string[] | undefined;
   notes?: readonly string[] | undefined;
   /** Folders revoked from the running server (live-mounts.ts): each must be gone inside, unless a mount still covers it. */
   revoked?: readonly string[] | undefined;
@@ -206,17 +212,18 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
     const field = (name: string) => new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1];
     if (field('NoNewPrivs') !== '1') return fail('the server may gain privileges (no_new_privs is not set)');
     if (input.seccomp && field('Seccomp') !== '2') return fail('the server runs without its seccomp filter');
-    const limits = limitsText(input.limits, fs.readFileSync(`/proc/${target}/limits`, 'utf8'));
+    const limits = limitsText(input.limits, target, fs.readFileSync(`/proc/${target}/limits`, 'utf8'));
     if (limits.failed) return fail(limits.failed);
     const ownNetwork = fs.readlinkSync(`/proc/${target}/ns/net`) !== fs.readlinkSync('/proc/self/ns/net');
     if (input.network !== undefined && input.network !== 'shared' && !ownNetwork) return fail("it shares the host's network namespace, planned one of its own");
     return {
       verified: true,
       at,
+      ...(limits.proven ? { limits: limits.proven } : {}),
       detail:
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
-        `${counts.protected} protected path(s) read-only; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
+        `${counts.protected} protected path(s) read-only${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}; ` +
         networkText(input.network, input.networkWhy) +
         (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
@@ -239,16 +246,52 @@ function networkText(network: SelfCheckInput['network'], why: string | undefined
   return 'network not described';
 }
 
-/** Whether the planned limits are in force, and their words for the detail. */
-function limitsText(limits: ResourceLimits | undefined, procLimits: string): { text: string; failed?: string } {
+/** Whether the planned limits are in force, read from the running process, and their words for the detail. */
+function limitsText(limits: ResourceLimits | undefined, target: number, procLimits: string): { text: string; failed?: string; proven?: LimitsProven } {
   if (!limits?.prlimit) return { text: 'tasks and memory not limited (no prlimit)' };
+  const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
   const data = readLimit(procLimits, 'Max data size');
   if (data !== limits.dataBytes) return { text: '', failed: `its data limit is ${data ?? 'unlimited'}, planned ${limits.dataBytes}` };
-  const gib = (bytes: number) => `${Math.round(bytes / 1024 ** 3)} GiB`;
-  if (limits.tasks === undefined) return { text: `data ${gib(data)} per process; tasks NOT limited (the kernel does not limit root's)` };
-  const tasks = readLimit(procLimits, 'Max processes');
-  if (tasks !== limits.tasks) return { text: '', failed: `its task limit is ${tasks ?? 'unlimited'}, planned ${limits.tasks}` };
-  return { text: `data ${gib(data)} per process; tasks ${tasks} for this user` };
+  const files = readLimit(procLimits, 'Max open files');
+  if (files !== limits.files) return { text: '', failed: `its open-file limit is ${files ?? 'unlimited'}, planned ${limits.files}` };
+  const tmp = tmpfsBytes(`/proc/${target}/root/tmp`);
+  if (tmp !== limits.tmpBytes) return { text: '', failed: `its /tmp holds ${tmp ?? 'an unknown size'}, planned ${limits.tmpBytes}` };
+  const parts = [`memory ${mib(data)} per process`, `open files ${files} per process`, `/tmp and TMPDIR ${mib(tmp)} (tmpfs)`, 'private HOME on disk NOT capped (no per-folder quota without privileges)'];
+  if (limits.cgroup) {
+    const cgroup = limits.cgroup;
+    if (pidsCgroupOf(target, cgroup.version) !== cgroup.pids) return { text: '', failed: `it is not in its cgroup ${cgroup.pids}` };
+    const max = readNumber(path.join(cgroup.pids, 'pids.max'));
+    if (max !== limits.taskLimit) return { text: '', failed: `its cgroup allows ${max ?? 'unlimited'} tasks, planned ${limits.taskLimit}` };
+    parts.unshift(`tasks ${max} (its own cgroup v${cgroup.version})`);
+    if (cgroup.memory) parts.splice(2, 0, `memory ${mib(limits.dataBytes)} for the whole server (cgroup)`);
+  } else if (limits.tasks === undefined) {
+    parts.unshift('tasks NOT limited (the kernel does not limit root’s, and no cgroup could be made)');
+  } else {
+    const tasks = readLimit(procLimits, 'Max processes');
+    if (tasks !== limits.tasks) return { text: '', failed: `its task limit is ${tasks ?? 'unlimited'}, planned ${limits.tasks}` };
+    parts.unshift(`tasks ${tasks} for this user (${limits.taskLimit} above the count at start)`);
+  }
+  // Reached here, memory, open files and /tmp were each read as planned; tasks only with a cgroup or an rlimit.
+  return { text: parts.join('; '), proven: { tasks: limits.cgroup !== undefined || limits.tasks !== undefined, memoryMiB: true, tmpMiB: true, files: true } };
+}
+
+/** A tmpfs's size as statfs reports it, or undefined. */
+function tmpfsBytes(dir: string): number | undefined {
+  try {
+    const stat = fs.statfsSync(dir);
+    return stat.blocks * stat.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+function readNumber(file: string): number | undefined {
+  try {
+    const value = Number(fs.readFileSync(file, 'utf8').trim());
+    return Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function listing(dir: string): string[] {

@@ -14,6 +14,7 @@ import { InlineError } from './inline-error.js';
 import { MatrixHeader } from './matrix-header.js';
 import { HEADER_ROWS, moveCell, parseCellKey, type CellPosition } from './matrix-navigation.js';
 import { MatrixRow } from './matrix-row.js';
+import { OptInDialog } from './opt-in-dialog.js';
 import { MatrixToolbar } from './matrix-toolbar.js';
 import { rootRows, serverColumns, type RootSort } from './matrix-view.js';
 import { offerUndo } from '../undo-offer.js';
@@ -130,6 +131,11 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
     },
     [client, t, begin, finish],
   );
+
+  const [optInFor, setOptInFor] = useState<{ rootId: string; serverId: string } | undefined>();
+  const onOptIn = useCallback((root: RootView, server: ServerView) => setOptInFor({ rootId: root.id, serverId: server.id }), []);
+  const optInRoot = optInFor && roots.find((root) => root.id === optInFor.rootId);
+  const optInServer = optInFor && servers.find((server) => server.id === optInFor.serverId);
 
   const onSharing = useCallback(
     async (server: ServerView, sharing: boolean) => {
@@ -263,6 +269,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
                   onToggle={onToggle}
                   onMode={onMode}
                   onSelect={onSelectRoot}
+                  onOptIn={onOptIn}
                 />
               );
             })}
@@ -274,6 +281,9 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
         )}
         {visibleServers.length === 0 && <p className="matrix__nomatch">{t('matrix.noServerMatch', { filter: serverFilter })}</p>}
       </div>
+      {optInRoot && optInServer && (
+        <OptInDialog root={optInRoot} server={optInServer} readOnly={grants.isReadOnly(optInServer.id, optInRoot.id)} onClose={() => setOptInFor(undefined)} />
+      )}
     </div>
   );
 }

@@ -20,6 +20,15 @@ export interface GrantModeProps {
   onChange(): void;
 }
 
+/** A read-write grant's protected-path choice: its opener, and the marker where a choice exists. */
+export interface GrantOptInProps {
+  /** The opted-in names, empty when none. */
+  chosen: readonly string[];
+  /** Where names are chosen: the marker text names them; else the opener's name. */
+  label: string;
+  onOpen(): void;
+}
+
 export interface GrantToggleProps {
   look: GrantLook;
   label: string;
@@ -30,10 +39,11 @@ export interface GrantToggleProps {
   failed: boolean;
   /** Set on a granted cell. */
   mode?: GrantModeProps | undefined;
+  optIn?: GrantOptInProps | undefined;
   onToggle(): void;
 }
 
-export const GrantToggle = memo(function GrantToggle({ look, label, title, tabIndex, dataCell, pending, failed, mode, onToggle }: GrantToggleProps) {
+export const GrantToggle = memo(function GrantToggle({ look, label, title, tabIndex, dataCell, pending, failed, mode, optIn, onToggle }: GrantToggleProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (!mode || event.ctrlKey || event.metaKey || event.altKey || (event.key !== 'r' && event.key !== 'R')) return;
     event.preventDefault();
@@ -66,6 +76,19 @@ export const GrantToggle = memo(function GrantToggle({ look, label, title, tabIn
           onClick={mode.onChange}
         >
           {mode.text}
+        </button>
+      )}
+      {optIn && (
+        <button
+          type="button"
+          className={`grant-optin${optIn.chosen.length > 0 ? ' grant-optin--chosen' : ''}`}
+          aria-label={optIn.label}
+          title={optIn.label}
+          tabIndex={-1}
+          data-optin={optIn.chosen.length > 0 ? 'chosen' : 'none'}
+          onClick={optIn.onOpen}
+        >
+          {optIn.chosen.length > 0 ? `+${optIn.chosen.length}` : '…'}
         </button>
       )}
     </>

@@ -8,7 +8,7 @@ import { grantKey, type PendingGrants } from '../use-pending-grants.js';
 import { accessLabelKey, accessTone } from './access-badge.js';
 import { accessReasonText } from './access-reason.js';
 import { confinementLook, enforcesModes, grantModeLabel } from './confinement-view.js';
-import { GrantToggle, type GrantLook, type GrantModeProps } from './grant-toggle.js';
+import { GrantToggle, type GrantLook, type GrantModeProps, type GrantOptInProps } from './grant-toggle.js';
 import { clipAround, Highlighted } from './highlighted.js';
 import { cellKey } from './matrix-navigation.js';
 import type { FilterMatch } from './matrix-view.js';
@@ -32,9 +32,11 @@ export interface MatrixRowProps {
   /** A granted cell's mode changes (read-write <-> read-only). */
   onMode(root: RootView, server: ServerView, mode: GrantMode): void;
   onSelect(rootId: string, selected: boolean): void;
+  /** Opens a grant's protected-path choice. */
+  onOptIn(root: RootView, server: ServerView): void;
 }
 
-export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onMode, onSelect }: MatrixRowProps) {
+export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, servers, grants, selected, activeCol, pending, failed, onToggle, onMode, onSelect, onOptIn }: MatrixRowProps) {
   const { t } = useI18n();
   const live = useLive();
   const reachable = root.access.state === 'ok';
@@ -82,6 +84,7 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
         const readOnly = mark?.mode !== undefined ? mark.mode === 'read-only' : grants.isReadOnly(server.id, root.id);
         const names = { root: root.name, server: server.name };
         let mode: GrantModeProps | undefined;
+        let optIn: GrantOptInProps | undefined;
         let label = t('matrix.cellLabel', names);
         if (granted) {
           // Read-only is said as enforced only of a server the OS confines right now.
@@ -98,6 +101,16 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
             title: readOnly && !enforced ? t('matrix.modeTitleAdvisory', names) : t('matrix.modeTitle', { mode: modeText }),
             onChange: () => onMode(root, server, readOnly ? 'read-write' : 'read-only'),
           };
+          // Only where it can matter: a sandboxed local server (the choice is the sandbox's).
+          const chosen = server.writableByChoice?.[root.id] ?? [];
+          if (server.transport.type === 'stdio' && server.sandbox && (!readOnly || chosen.length > 0)) {
+            optIn = {
+              chosen,
+              // Starts with the text it shows (+N), as the mode button does: a voice command finds it by what it sees.
+              label: chosen.length > 0 ? `+${chosen.length} ${t('optIn.marker', { paths: chosen.join(', ') })}` : t('optIn.editLabel', names),
+              onOpen: () => onOptIn(root, server),
+            };
+          }
         }
         return (
           <div role="gridcell" className={`matrix__cell${look === 'hidden' ? ' matrix__cell--hidden' : ''}${granted ? ' matrix__cell--granted' : ''}`} key={server.id}>
@@ -110,6 +123,7 @@ export const MatrixRow = memo(function MatrixRow({ root, match, hint, row, serve
               pending={mark !== undefined && mark.acceptedAt === undefined}
               failed={failed === key}
               mode={mode}
+              optIn={optIn}
               onToggle={() => onToggle(root, server, !granted)}
             />
           </div>

@@ -17,6 +17,7 @@ import { SandboxBlocked } from './sandbox-blocked.js';
 import { SandboxSwitches } from './sandbox-switches.js';
 import { ServerFacts } from './server-facts.js';
 import { ServerFailureCallout } from './server-failure-callout.js';
+import { ServerLimitsPanel } from './server-limits.js';
 import { StatusBadge } from './status-badge.js';
 import { DrainNote } from './drain-note.js';
 import { Switch } from './switch.js';
@@ -121,6 +122,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
       <ArgumentFolders server={server} />
 
       <ServerFacts server={server} rootsByUri={rootsByUri} rootsById={rootsById} />
+      <ServerLimitsPanel server={server} />
       <ProxySessions server={server} sessions={proxies} />
       <ActivityTimeline serverId={server.id} />
 

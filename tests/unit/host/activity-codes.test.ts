@@ -1,5 +1,6 @@
 // Every message the host writes to the activity log has a code the UI can word in its language.
 import { drainCutText, drainText } from '../../../electron/host/drain-wait.js';
+import { limitHitText } from '../../../electron/host/sandbox/limit-watch.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,12 +65,24 @@ describe('activityCode', () => {
       '7 protected path(s) read-only; 3 folder(s) above the data folder and protected paths pinned; /proc/sys read-only; data 8 GiB per process; tasks 1218 for this user; ' +
       'seccomp filter on (keyrings, mount calls, Unix sockets refused)';
     expect(activityCode(verified)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7 } });
+    // With every limit the self-check now reads (a cgroup's tasks, files, /tmp, HOME not capped).
+    const withLimits = verified.replace(
+      'data 8 GiB per process; tasks 1218 for this user',
+      'tasks 64 (its own cgroup v1); memory 256 MiB per process; memory 256 MiB for the whole server (cgroup); open files 256 per process; /tmp and TMPDIR 32 MiB (tmpfs); private HOME on disk NOT capped (no per-folder quota without privileges)',
+    );
+    expect(activityCode(withLimits)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7 } });
     // Without the filter (an architecture it does not cover) the entry says so in the host's words, never "verified" in a translation that claims it.
     expect(activityCode(verified.replace(/seccomp filter on.*$/, 'no seccomp filter on this architecture'))).toBeUndefined();
     expect(activityCode('Stopped: its sandbox could not be verified (pid 7: /data is visible). It was not run unconfined. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding.')).toEqual({
       code: 'sandbox-unverified',
       params: { detail: 'pid 7: /data is visible' },
     });
+    const limits = { prlimit: '/usr/bin/prlimit', taskLimit: 64, dataBytes: 256 * 1024 ** 2, tmpBytes: 32 * 1024 ** 2, files: 256 };
+    expect(activityCode(limitHitText('tasks', limits))).toEqual({ code: 'limit-tasks', params: { count: 64 } });
+    expect(activityCode(limitHitText('memory', limits))).toEqual({ code: 'limit-memory', params: { mib: 256 } });
+    expect(activityCode(limitHitText('tmp', limits))).toEqual({ code: 'limit-tmp', params: { mib: 32 } });
+    expect(activityCode(limitHitText('files', limits))).toEqual({ code: 'limit-files', params: { count: 256 } });
+    expect(activityCode('Its sandbox limits changed.')).toEqual({ code: 'config-limits' });
     expect(activityCode('The sandbox kept it from /home/me/notes (granted read-only).')).toEqual({ code: 'sandbox-blocked-read-only', params: { path: '/home/me/notes' } });
     expect(activityCode('The sandbox kept it from /home/me/.ssh (not granted).')).toEqual({ code: 'sandbox-blocked', params: { path: '/home/me/.ssh' } });
     expect(activityCode('It sent more than 200 messages a second: they are read at that pace, and the rest waits.')).toEqual({ code: 'read-paced', params: { rate: 200 } });

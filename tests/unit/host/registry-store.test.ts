@@ -64,6 +64,8 @@ describe('RegistryStore', () => {
     ['an empty file', '', /not valid JSON/],
     ['a schema violation', JSON.stringify({ ...sample(), roots: [{ id: 1 }] }), /schema violation/],
     ['a truncated file', JSON.stringify(sample(), null, 1).slice(0, 200), /not valid JSON/],
+    ['a server limit out of its bounds', JSON.stringify({ ...sample(), servers: [{ ...sample().servers[0], limits: { tasks: 5 } }] }), /schema violation/],
+    ['an opted-in path that is not a protected name', JSON.stringify({ ...sample(), servers: [{ ...sample().servers[0], writableByChoice: { r1: ['src'] } }] }), /schema violation at \/servers\/0\/writableByChoice/],
   ])('keeps %s as a dated backup and restores the last good copy', async (_what, content, why) => {
     const dir = tempDir();
     const first = new RegistryStore(dir);

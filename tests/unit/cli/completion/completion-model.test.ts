@@ -15,7 +15,7 @@ const at = (...path: string[]) => {
 
 describe('the completion model', () => {
   it('has every visible command, and no hidden one', () => {
-    expect(at().subcommands.map((sub) => sub.name)).toEqual(['roots', 'grant', 'revoke', 'status', 'servers', 'proxy', 'import', 'use-with', 'serve', 'export', 'import-registry', 'completion', 'help']);
+    expect(at().subcommands.map((sub) => sub.name)).toEqual(['roots', 'grant', 'revoke', 'status', 'writable', 'servers', 'proxy', 'import', 'use-with', 'serve', 'export', 'import-registry', 'completion', 'help']);
     expect(at('servers').subcommands.map((sub) => sub.name)).toEqual(['add', 'set', 'remove', 'list']);
     expect(models.some((model) => model.path.includes('__names'))).toBe(false);
   });

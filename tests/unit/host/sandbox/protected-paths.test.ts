@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configuredHooksPath, protectedPaths } from '../../../../electron/host/sandbox/protected-paths.js';
+import { configuredHooksPath, holdMissing, protectedPaths, releasePlaceholders } from '../../../../electron/host/sandbox/protected-paths.js';
 import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(() => removeTempDirs());
@@ -65,5 +65,58 @@ describe('protectedPaths', () => {
     expect(held).toContain(path.join(worktree, '.git'));
     expect(held).toContain(path.join(hooked, '.husky-hooks'));
     expect(configuredHooksPath(hooked)).toBe(path.join(hooked, '.husky-hooks'));
+  });
+});
+
+describe('holdMissing and releasePlaceholders', () => {
+  it('makes an empty placeholder for each missing protected name (a folder for folder names), and removes each once no sandbox holds it', async () => {
+    const root = repo(tempDir('grant-'));
+    fs.rmSync(path.join(root, '.git', 'info'), { recursive: true, force: true });
+    fs.writeFileSync(path.join(root, '.mcp.json'), '{"mine":true}');
+    const made = holdMissing({ writableRoots: [root], home: '/nonexistent-home' });
+    const at = (name: string) => path.join(root, name);
+    const paths = made.map((placeholder) => placeholder.path);
+    expect(paths).toEqual(expect.arrayContaining([at('.vscode'), at('.claude'), at('.gitmodules'), at('.npmrc'), at('.git/info')]));
+    expect(fs.statSync(at('.vscode')).isDirectory()).toBe(true);
+    expect(fs.statSync(at('.gitmodules')).size).toBe(0);
+    // What exists is the person's: never replaced, never listed to be removed.
+    expect(paths).not.toContain(at('.mcp.json'));
+    await releasePlaceholders(made);
+    for (const p of paths) expect(fs.existsSync(p), p).toBe(false);
+    expect(fs.readFileSync(at('.mcp.json'), 'utf8')).toBe('{"mine":true}');
+  });
+
+  it('leaves what the person wrote into a placeholder meanwhile, and what replaced it', async () => {
+    const root = tempDir('grant-');
+    const made = holdMissing({ writableRoots: [root], home: '/nonexistent-home' });
+    fs.writeFileSync(path.join(root, '.gitmodules'), '[submodule "lib"]\n');
+    fs.writeFileSync(path.join(root, '.vscode', 'settings.json'), '{}');
+    fs.rmSync(path.join(root, '.npmrc'));
+    fs.writeFileSync(path.join(root, '.npmrc'), '');
+    await releasePlaceholders(made);
+    expect(fs.readFileSync(path.join(root, '.gitmodules'), 'utf8')).toBe('[submodule "lib"]\n');
+    expect(fs.existsSync(path.join(root, '.vscode', 'settings.json'))).toBe(true);
+    // Another file (another inode) at the name is not the placeholder.
+    expect(fs.existsSync(path.join(root, '.npmrc'))).toBe(true);
+    expect(fs.existsSync(path.join(root, '.claude'))).toBe(false);
+  });
+
+  it('makes nothing where its existence would change what runs (bash start-up files), nor inside a missing .git', () => {
+    const home = tempDir('home-');
+    fs.writeFileSync(path.join(home, '.profile'), '# mine\n');
+    const made = holdMissing({ writableRoots: [home], home }).map((placeholder) => placeholder.path);
+    expect(made).not.toContain(path.join(home, '.bash_login'));
+    expect(made).not.toContain(path.join(home, '.bash_profile'));
+    expect(made.some((p) => /\/\.git(\/|$)/.test(p))).toBe(false);
+    expect(made).toContain(path.join(home, '.zshenv'));
+  });
+
+  it('never follows a symlink where a name is missing behind it', () => {
+    const root = tempDir('grant-');
+    const elsewhere = tempDir('elsewhere-');
+    fs.symlinkSync(elsewhere, path.join(root, '.config'));
+    const made = holdMissing({ writableRoots: [root], home: root }).map((placeholder) => placeholder.path);
+    expect(made.some((p) => p.startsWith(path.join(root, '.config')))).toBe(false);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 });
