@@ -68,6 +68,12 @@ describe.runIf(support.kind === 'bwrap')('protected paths by choice, and limits,
     // It reached the sandbox: the restarted server's self-check leaves it out of the proof and names it.
     await waitFor(() => verified(host, serverId) && (view(host, serverId).status.confinement?.selfCheck?.at ?? 0) > before, { what: 'the restart and a new self-check', timeoutMs: 30_000 });
     expect(view(host, serverId).status.confinement?.selfCheck?.detail).toContain(`writable by your choice: ${fs.realpathSync(project)}/.vscode`);
+    // From the keyboard: P on the cell's checkbox opens the same choice, with what was chosen ticked.
+    await cell.getByRole('checkbox', { name: cellName('webapp', 'editor') }).focus();
+    await page.keyboard.press('p');
+    await dialog.getByRole('checkbox', { name: '.vscode', checked: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await lookEverywhere(page, 'matrix-opt-in-marker', { sizes: SCREEN_SIZES, inView: () => marker.scrollIntoViewIfNeeded() });
     expect(problems).toEqual([]);
   });

@@ -2,7 +2,8 @@
 // and through `mcp-roots proxy` as hosts run it, as root and as an unprivileged user: a 6 s tool call survives a
 // grant; the same process sees the new folder, read-only where the grant is; a revoke hides it at
 // the OS level; a revoke of a folder it holds a file open in restarts it, and the log says why; a
-// server racing the mount with a planted symlink gets nothing else mounted.
+// server racing the mount with a planted symlink gets nothing else mounted; a repository granted
+// live gets placeholders for its missing protected names, removed after its revoke.
 // tests/fixtures/live-grant-world.ts runs the story and reports the facts.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +32,8 @@ interface WorldFacts {
   hold: string;
   heldRestart: { logSaysWhy: boolean; hiddenAfter: string };
   race: { secretEverSeen: boolean; raced: string; secretNow: string };
+  livePlaceholders: { onHost: boolean[]; writeSource: string; writeVscode: string; writeMcp: string };
+  placeholdersGone: true | string[];
 }
 
 async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<WorldFacts> {
@@ -65,6 +68,10 @@ describe.runIf(support.kind === 'bwrap' && support.holder?.available === true)('
       expect(facts.heldRestart).toEqual({ logSaysWhy: true, hiddenAfter: 'ERROR ENOENT' });
       // The racer never saw the folder its symlink named, and the grant ended up where it belongs.
       expect(facts.race).toMatchObject({ secretEverSeen: false, raced: 'raced\n', secretNow: 'ERROR ENOENT' });
+      // A repository granted read-write live: its missing .vscode and .mcp.json are held (placeholders,
+      // mounted read-only by the holder), the rest is writable, and the placeholders go after the revoke.
+      expect(facts.livePlaceholders).toEqual({ onHost: [true, true], writeSource: 'written', writeVscode: 'ERROR EROFS', writeMcp: 'ERROR EROFS' });
+      expect(facts.placeholdersGone).toBe(true);
     }, 300_000);
    }
   }

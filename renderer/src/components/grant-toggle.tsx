@@ -2,7 +2,7 @@
 // "ro", "ro*" where read-only is asked for but not enforced). A grant the server cannot use right
 // now (folder missing, sharing off, server disabled) is drawn in the warning color with the reason
 // as its tooltip. The checkbox stays the cell's one focus stop: R changes the mode from the keyboard,
-// the mode button is for the mouse. Few elements per cell: thousands are on screen at once.
+// the mode button is for the mouse. P opens a read-write grant's protected-path choice. Few elements per cell: thousands are on screen at once.
 import { memo, type KeyboardEvent } from 'react';
 
 export type GrantLook = 'off' | 'on' | 'hidden';
@@ -44,10 +44,14 @@ export interface GrantToggleProps {
 }
 
 export const GrantToggle = memo(function GrantToggle({ look, label, title, tabIndex, dataCell, pending, failed, mode, optIn, onToggle }: GrantToggleProps) {
+  // R changes the mode, P opens the protected-path choice: the cell keeps one Tab stop.
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (!mode || event.ctrlKey || event.metaKey || event.altKey || (event.key !== 'r' && event.key !== 'R')) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    const act = key === 'r' ? mode?.onChange : key === 'p' ? optIn?.onOpen : undefined;
+    if (!act) return;
     event.preventDefault();
-    mode.onChange();
+    act();
   };
   return (
     <>
@@ -58,7 +62,7 @@ export const GrantToggle = memo(function GrantToggle({ look, label, title, tabIn
         aria-label={label}
         aria-busy={pending || undefined}
         aria-invalid={failed || undefined}
-        aria-keyshortcuts={mode ? 'R' : undefined}
+        aria-keyshortcuts={mode ? (optIn ? 'R P' : 'R') : undefined}
         title={title}
         tabIndex={tabIndex}
         data-cell={dataCell}

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configuredHooksPath, holdMissing, protectedPaths, releasePlaceholders } from '../../../../electron/host/sandbox/protected-paths.js';
+import { configuredHooksPath, holdMissing, protectedPaths, protectRoots, releasePlaceholders } from '../../../../electron/host/sandbox/protected-paths.js';
 import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(() => removeTempDirs());
@@ -118,5 +118,28 @@ describe('holdMissing and releasePlaceholders', () => {
     const made = holdMissing({ writableRoots: [root], home: root }).map((placeholder) => placeholder.path);
     expect(made.some((p) => p.startsWith(path.join(root, '.config')))).toBe(false);
     expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+});
+
+describe('protectRoots (the one list, at start and for each live change)', () => {
+  it('holds the placeholders it makes, keeps holding an earlier one whole on the next change, honours a grant’s choice, and forgets a read-only grant', async () => {
+    const root = repo(tempDir('grant-'));
+    fs.rmSync(path.join(root, '.git', 'info'), { recursive: true, force: true });
+    const first = protectRoots([{ path: root, mode: 'read-write', writableByChoice: ['.vscode'] }], '/nonexistent-home');
+    const at = (name: string) => path.join(root, name);
+    // The deeper name's placeholder (.git/info for .git/info/attributes) is itself bound.
+    expect(first.paths).toEqual(expect.arrayContaining([at('.git/info'), at('.claude'), at('.mcp.json')]));
+    // The chosen name is neither held nor bound.
+    expect(fs.existsSync(at('.vscode'))).toBe(false);
+    expect(first.paths).not.toContain(at('.vscode'));
+    // A live change with the same roots: nothing new made, .git/info still held whole, not filled.
+    const again = protectRoots([{ path: root, mode: 'read-write', writableByChoice: ['.vscode'] }], '/nonexistent-home', first.made);
+    expect(again.made).toEqual([]);
+    expect(again.paths).toContain(at('.git/info'));
+    expect(fs.readdirSync(at('.git/info'))).toEqual([]);
+    // Read-only now: nothing of it is bound (nothing there is writable).
+    expect(protectRoots([{ path: root, mode: 'read-only' }], '/nonexistent-home', first.made).paths).toEqual([]);
+    await releasePlaceholders(first.made);
+    expect(fs.existsSync(at('.git/info'))).toBe(false);
   });
 });
