@@ -71,7 +71,13 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
     // revoke restarts it: unmounted, the folder is gone from its file system, but servers that keep
     // their folders when told the list is empty (server-filesystem) would go on naming it.
     const session = tellSession(facts, after);
-    return session.kind === 'restart' ? session : { kind: 'live', then: session.kind === 'notify' ? 'notify' : 'none' };
+    if (session.kind === 'restart') return session;
+    // A folder it may now write (new, or turned read-write) comes with protected paths and
+    // placeholders over it (.git/hooks, .vscode…), mounted after it: live, the server could write
+    // them in between. A new start mounts them all before it runs (SECURITY.md; live-mounts.ts
+    // refuses such a change too).
+    if (gainsWritable(facts.started.folders, after.folders)) return restart('mounts');
+    return { kind: 'live', then: session.kind === 'notify' ? 'notify' : 'none' };
   }
   return tellSession(facts, after);
 }
@@ -153,6 +159,11 @@ export function liveRestartReason(why: string): string {
 
 function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
   return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.serverPath === b[i]?.serverPath);
+}
+
+/** A folder read-write in `after` that was not read-write before (new, or its mode changed). */
+function gainsWritable(before: readonly ExposedFolder[], after: readonly ExposedFolder[]): boolean {
+  return after.some((folder) => folder.mode === 'read-write' && !before.some((was) => samePaths([was], [folder]) && was.mode === 'read-write'));
 }
 
 function sameMounts(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {

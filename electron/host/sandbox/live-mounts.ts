@@ -124,6 +124,13 @@ export class LiveMounts {
       const clash = this.input.ownMounts.find((own) => isWithin(own.path, mount.path) || (isWithin(mount.path, own.path) && own.path !== '/tmp'));
       if (clash) return { kind: 'restart', reason: `${mount.path} is where the sandbox’s own ${clash.purpose} mount ${clash.path} is` };
     }
+    // A read-write folder and the protected paths inside it are separate mounts: made live one after
+    // the other, the server could write a protected name (.git/hooks, .vscode, a placeholder) in
+    // between, for hundreds of milliseconds in a repository. A new start mounts them all before the
+    // server runs. (Building the tree in the holder's private pending folder and moving it in whole
+    // would keep this live; not done yet.)
+    const exposed = add.find((mount) => mount.writable && add.some((inner) => inner !== mount && inner.purpose !== 'root' && isWithin(inner.path, mount.path)));
+    if (exposed) return { kind: 'restart', reason: `${exposed.path} is read-write with protected paths inside, which must be read-only before it can write there` };
     // Revoked, or changing mode: what a process still holds there would keep the old mount, with its old mode.
     const leaving = drop.filter((mount) => mount.purpose === 'root').map((mount) => mount.path);
     const held = heldUnder(pid, leaving);

@@ -86,11 +86,19 @@ describe('forecast: what a grant or revoke would do, asked before it is made', (
 
 describe('roots-change policy for a sandbox whose mounts change live', () => {
   const live = (started: ExposedFolder[], more: Partial<SessionFacts> = {}): SessionFacts => ({ ...facts(true, started), liveMounts: true, ...more });
+  const ro = (path: string): ExposedFolder => ({ ...folder(path), mode: 'read-only' });
 
   it('mounts a grant live and then tells a server that asks again', () => {
-    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), ro('/b')))).toEqual({ kind: 'live', then: 'notify' });
     // Not yet known whether it asks again: told, and the reask window learns it.
-    expect(decideRootsChange(live([folder('/a')], { reasks: 'unknown' }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+    expect(decideRootsChange(live([folder('/a')], { reasks: 'unknown' }), exposure(folder('/a'), ro('/b')))).toEqual({ kind: 'live', then: 'notify' });
+  });
+
+  it('restarts for a folder it may now write: its protected paths must be read-only before it can write there', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
+    expect(decideRootsChange(live([ro('/a')]), exposure(folder('/a')))).toEqual({ kind: 'restart', why: 'mounts' });
+    // Staying read-write, or losing a folder, is not a gain.
+    expect(decideRootsChange(live([folder('/a'), folder('/b')]), exposure(folder('/a')))).toEqual({ kind: 'live', then: 'notify' });
   });
 
   it('changes a mode live: the same folder read-only is another mount', () => {
@@ -109,7 +117,7 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
 
   it('restarts one still starting (its handshake would name folders not yet mounted); mounts live without a notification for a 2026-07-28 session', () => {
     expect(decideRootsChange(live([folder('/a')], { connected: false, era: undefined }), exposure(folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
-    expect(decideRootsChange(live([folder('/a')], { era: 'modern' }), exposure(folder('/b')))).toEqual({ kind: 'live', then: 'none' });
+    expect(decideRootsChange(live([folder('/a')], { era: 'modern' }), exposure(ro('/b')))).toEqual({ kind: 'live', then: 'none' });
   });
 
   it('does nothing live when its mounts stay the same, and restarts where the sandbox cannot change live', () => {
@@ -122,10 +130,10 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
     expect(decideRootsChange(live([folder('/a')], { injectsRoots: true }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'arguments' });
   });
 
-  it('forecasts what it does: a grant to a server whose mounts change live takes no restart', () => {
-    expect(forecastChange(live([folder('/a'), folder('/b')]), exposure(folder('/a'), folder('/b')))).toEqual({ grant: undefined, revoke: undefined });
+  it('forecasts what it does: a (read-write) grant restarts it, a revoke is live', () => {
+    expect(forecastChange(live([folder('/a'), folder('/b')]), exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'mounts', revoke: undefined });
     // Its last folder's revoke still restarts it, and an ask-once server still restarts for either.
-    expect(forecastChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ grant: undefined, revoke: 'forget' });
+    expect(forecastChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ grant: 'mounts', revoke: 'forget' });
     expect(forecastChange(live([folder('/a'), folder('/b')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'reask', revoke: 'reask' });
   });
 });
