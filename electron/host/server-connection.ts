@@ -164,6 +164,9 @@ export class ServerConnection {
     this.floods = 0;
     this.status = { ...this.status, limited: undefined };
     this.addActivity('restart', 'Reconnect requested.');
+    // Asked by the person: the new session's roots/list is its own wish again, not the answer to a
+    // policy restart this one cuts short (which would otherwise swallow its folder request).
+    this.restartedByPolicy = false;
     // The person asked for it now (often for a server that hangs): no waiting for its calls.
     await this.restartNow();
   }
