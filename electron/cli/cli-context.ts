@@ -3,9 +3,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { resolveConfigDir } from '../host/config-dir.js';
+import { resolveConfigDir } from '../host/registry/config-dir.js';
 import { withRegistrySession, type RegistrySession } from './registry-session.js';
-import type { PathContext } from '../host/root-input.js';
+import type { PathContext } from '../host/registry/root-input.js';
 
 export interface CliIo {
   out: Writable;

@@ -5,8 +5,8 @@ import type { GrantMode, Notice, Registry, RootAccess, RootId, RootView, ServerI
 import type { SecretPlacement } from '../../shared/secrets.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
 import type { LiveApps } from '../host/live-state.js';
-import type { AddedRoots } from '../host/registry-commands.js';
-import type { GrantChange, ServerInput } from '../host/registry-edits.js';
+import type { AddedRoots } from '../host/registry/registry-commands.js';
+import type { GrantChange, ServerInput } from '../host/registry/registry-edits.js';
 
 export type { ServerInput };
 
@@ -43,14 +43,14 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
   // Loaded on first use: help, --version, completion and usage errors never pay for the registry.
   const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }, { openRegistryCodec }, { secretPlacements }, { readLiveApps }] =
     await Promise.all([
-      import('../host/registry-commands.js'),
+      import('../host/registry/registry-commands.js'),
       import('../host/access-probe.js'),
       import('../host/exposure.js'),
-      import('../host/file-uri.js'),
+      import('../host/registry/file-uri.js'),
       import('../host/host-state.js'),
       import('../host/proxy-status.js'),
-      import('../host/keyring-codec.js'),
-      import('../host/secret-codec.js'),
+      import('../host/registry/keyring-codec.js'),
+      import('../host/registry/secret-codec.js'),
       import('../host/live-state.js'),
     ]);
   // The OS keychain where there is one: secrets are sealed, and `status` says where each is kept.

@@ -9,9 +9,9 @@ import type { ServerConfinement } from '../../shared/sandbox.js';
 import type { ProxyStatus } from '../host/proxy-status.js';
 import { liveStateOf, type LiveApps } from '../host/live-state.js';
 import type { RegistrySession } from './registry-session.js';
-import { rootLabels } from '../host/root-labels.js';
+import { rootLabels } from '../host/registry/root-labels.js';
 import { displayTransport } from './secret-values.js';
-import { registryShortIds } from '../host/short-ids.js';
+import { registryShortIds } from '../host/registry/short-ids.js';
 
 export interface RootReport {
   id: string;

@@ -7,7 +7,7 @@ import type { HttpTransportConfig, PathMapping, StdioTransportConfig, TransportC
 import { CodedError } from '../../shared/result.js';
 import { UsageError } from './exit-codes.js';
 import type { ServerInput } from './registry-session.js';
-import type { PathContext } from '../host/root-input.js';
+import type { PathContext } from '../host/registry/root-input.js';
 
 export interface OnOffSetting {
   /** The flag, `--NAME on|off`. */

@@ -7,7 +7,7 @@ import { readBoundedLines } from './bounded-lines.js';
 import type { ExposedFolder } from './exposure.js';
 import type { ConfinedStdio, LiveGrants } from './sandbox/confine-stdio.js';
 import { SandboxSetupError } from './sandbox/sandbox-types.js';
-import { redactSecretValues } from './secret-codec.js';
+import { redactSecretValues } from './registry/secret-codec.js';
 import { describeSetupFailure } from './server-failure.js';
 import { prepareStart, type PreparedStart, type StartOptions } from './stdio-start.js';
 

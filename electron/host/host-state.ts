@@ -24,7 +24,7 @@ import { mapToServer, serverPathToUri } from './path-map.js';
 import { maskTransport } from '../../shared/secrets.js';
 import { argumentFolderViews } from './argument-folder-views.js';
 import type { Exposure } from './exposure.js';
-import { secretPlacements, type SecretCodec } from './secret-codec.js';
+import { secretPlacements, type SecretCodec } from './registry/secret-codec.js';
 
 export interface StateSources {
   configPath: string;

@@ -36,12 +36,12 @@ import { HostStateView } from './host-state.js';
 import { ProxyWatch } from './proxy-watch.js';
 import { RefetchWaiters } from './refetch-waiters.js';
 import { sandboxSupport } from './sandbox/probe-cache.js';
-import { RegistryCommands } from './registry-commands.js';
-import { UndoBook } from './undo-book.js';
-import type { ServerInput, GrantChange } from './registry-edits.js';
-import { RegistryModel, type RegistryChange } from './registry-model.js';
-import type { StoreNotice } from './registry-store.js';
-import type { SecretCodec } from './secret-codec.js';
+import { RegistryCommands } from './registry/registry-commands.js';
+import { UndoBook } from './registry/undo-book.js';
+import type { ServerInput, GrantChange } from './registry/registry-edits.js';
+import { RegistryModel, type RegistryChange } from './registry/registry-model.js';
+import type { StoreNotice } from './registry/registry-store.js';
+import type { SecretCodec } from './registry/secret-codec.js';
 import { StatusFileWriter } from './status-file.js';
 import type { ConnectionHooks, ConnectionOptions } from './server-connection.js';
 

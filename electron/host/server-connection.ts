@@ -14,7 +14,7 @@ import type { ExposedFolder, Exposure } from './exposure.js';
 import { applyLiveGrants, describeLiveChange } from './live-grants.js';
 import { decideRootsChange, forecastChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
-import { SealedSecretError, type SecretCodec } from './secret-codec.js';
+import { SealedSecretError, type SecretCodec } from './registry/secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from './connection-sandbox.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
 import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from './server-failure.js';

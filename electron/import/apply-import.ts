@@ -8,7 +8,7 @@
 import { serverInputSchema } from '../../shared/contract.js';
 import type { ServerId } from '../../shared/domain.js';
 import { CodedError, toHostError, type ErrorCode } from '../../shared/result.js';
-import type { ServerInput } from '../host/registry-edits.js';
+import type { ServerInput } from '../host/registry/registry-edits.js';
 import { substituteVariables, variablesIn } from './entry-transport.js';
 import type { ImportCandidate } from './preview-import.js';
 

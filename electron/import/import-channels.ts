@@ -13,7 +13,7 @@ import { HOST_KINDS, type HostKind } from './host-kind.js';
 import { previewImport, type ImportCandidate, type ImportPreview } from './preview-import.js';
 import { argumentFolderViews } from '../host/argument-folder-views.js';
 import { PASTED_SOURCE, snippetConfig } from './snippet-config.js';
-import { fsError, parseRootInput } from '../host/file-uri.js';
+import { fsError, parseRootInput } from '../host/registry/file-uri.js';
 import type { RootsHost } from '../host/roots-host.js';
 
 interface LastPreview {

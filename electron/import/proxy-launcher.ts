@@ -7,7 +7,7 @@
 //    but only works when the host's own PATH has it (check with findOnPath).
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRODUCT_NAME } from '../host/config-dir.js';
+import { PRODUCT_NAME } from '../host/registry/config-dir.js';
 
 export type ProxyLauncher =
   | { kind: 'node'; node: string; script: string; nodeArgs?: string[]; env?: Record<string, string> }

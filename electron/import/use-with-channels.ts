@@ -12,8 +12,8 @@ import { parseJsonc, stripJsonc } from './jsonc.js';
 import { installationLauncher, pathLauncher, proxyCommand, type ProxyLauncher } from './proxy-launcher.js';
 import { useWith, withProxies, type UseWithOptions } from './use-with.js';
 import { changes, serversDiff } from './use-with-diff.js';
-import { defaultConfigDir } from '../host/config-dir.js';
-import { fsError, parseRootInput } from '../host/file-uri.js';
+import { defaultConfigDir } from '../host/registry/config-dir.js';
+import { fsError, parseRootInput } from '../host/registry/file-uri.js';
 import { withoutQuotedText } from './import-channels.js';
 import type { RootsHost } from '../host/roots-host.js';
 

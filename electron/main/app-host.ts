@@ -3,8 +3,8 @@
 // CLI, serve and proxy use too (keyring-codec.ts) where this process reaches it, else with
 // safeStorage; values sealed either way are read. Created once the app is ready (safeStorage needs it).
 import type { HostEnvironment } from '../../shared/domain.js';
-import { openRegistryCodec } from '../host/keyring-codec.js';
-import { combineCodecs, type SecretCodec } from '../host/secret-codec.js';
+import { openRegistryCodec } from '../host/registry/keyring-codec.js';
+import { combineCodecs, type SecretCodec } from '../host/registry/secret-codec.js';
 import { RootsHost } from '../host/roots-host.js';
 import { findOnPath } from '../import/proxy-launcher.js';
 import type { ShellPath } from './login-shell-path.js';

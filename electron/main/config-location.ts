@@ -1,6 +1,6 @@
 // Which registry the app edits: `--config-dir` or MCP_ROOTS_CONFIG_DIR when given, otherwise
 // Electron's userData folder (the same folder the CLI and `mcp-roots serve` default to).
-import { CONFIG_DIR_ENV, resolveConfigDir } from '../host/config-dir.js';
+import { CONFIG_DIR_ENV, resolveConfigDir } from '../host/registry/config-dir.js';
 
 export interface ConfigLocation {
   dir: string;

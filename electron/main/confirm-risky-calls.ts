@@ -10,7 +10,7 @@ import type { Registry, StdioTransportConfig, TransportConfig } from '../../shar
 import { HOST_LABELS, type HostKind } from '../../shared/import-types.js';
 import { fail, type Result } from '../../shared/result.js';
 import { unmaskTransport } from '../../shared/secrets.js';
-import { parseRootInput } from '../host/file-uri.js';
+import { parseRootInput } from '../host/registry/file-uri.js';
 import { configLocations } from '../import/config-locations.js';
 
 export type RiskyCall =

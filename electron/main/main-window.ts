@@ -1,6 +1,6 @@
 // The one application window: sandboxed, context-isolated, no Node, preload = the bundled CJS file.
 import { BrowserWindow, type WebPreferences } from 'electron';
-import { PRODUCT_NAME } from '../host/config-dir.js';
+import { PRODUCT_NAME } from '../host/registry/config-dir.js';
 
 /** devTools only in development: in a packaged app they would hand the page's powers to whoever opens them. */
 export function secureWebPreferences(preloadPath: string, devTools = false): WebPreferences {

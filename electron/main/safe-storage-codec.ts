@@ -2,7 +2,7 @@
 // libsecret or KWallet on Linux). Created after `app` is ready: before that, Linux reports no
 // encryption and no storage backend.
 import { safeStorage } from 'electron';
-import type { SecretCodec } from '../host/secret-codec.js';
+import type { SecretCodec } from '../host/registry/secret-codec.js';
 
 type SafeStorage = Pick<
   typeof safeStorage,

@@ -2,7 +2,7 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import type { HostState } from '../../shared/domain.js';
 import type { RootsHost } from '../host/roots-host.js';
-import { PRODUCT_NAME } from '../host/config-dir.js';
+import { PRODUCT_NAME } from '../host/registry/config-dir.js';
 import { iconPng } from './app-icon.js';
 
 export interface ServerSummary {

@@ -4,7 +4,7 @@
 // server's log) and in its status file.
 import path from 'node:path';
 import type { TransportConfig } from '../../shared/domain.js';
-import { redactSecretValues } from '../host/secret-codec.js';
+import { redactSecretValues } from '../host/registry/secret-codec.js';
 
 /** Commands whose package is found or installed before the server runs (sandbox/package-launch.ts). */
 const PACKAGE_LAUNCHERS = new Set(['npx', 'uvx']);

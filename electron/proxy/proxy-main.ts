@@ -1,7 +1,7 @@
 // Stand-alone entry of the proxy: `node proxy-main.js [--config-dir DIR] [--roots-policy P] SERVER`.
 // The CLI wires the same runProxy as `mcp-roots proxy`; tests spawn this file directly.
 import { parseArgs } from 'node:util';
-import { resolveConfigDir } from '../host/config-dir.js';
+import { resolveConfigDir } from '../host/registry/config-dir.js';
 import { runProxy } from './run-proxy.js';
 
 export const PROXY_USAGE = 'Usage: mcp-roots [--config-dir DIR] proxy [--roots-policy registry|host] SERVER';

@@ -12,7 +12,7 @@ import { reportPreparation } from './preparation-progress.js';
 import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
 import type { ExposedFolder } from '../host/exposure.js';
 import { prepareStart, type StartOptions } from '../host/stdio-start.js';
-import { openTransport } from '../host/secret-codec.js';
+import { openTransport } from '../host/registry/secret-codec.js';
 import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/stdio-transport-factory.js';
 
 export interface Upstream {

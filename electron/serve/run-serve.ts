@@ -1,7 +1,7 @@
 // `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM. Resolves with
 // the exit code only after the server is closed and the host (with its child servers) is stopped.
 import { claimAppHost, describeHolder, type AppHostClaim } from '../host/app-host-claim.js';
-import { openRegistryCodec } from '../host/keyring-codec.js';
+import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { RootsHost } from '../host/roots-host.js';
 import { openBrowser } from './open-browser.js';
 import { startServeServer, type ServeServer } from './serve-server.js';

@@ -14,7 +14,7 @@ import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { RegistryEditor } from '../../electron/host/registry-commands.js';
+import { RegistryEditor } from '../../electron/host/registry/registry-commands.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { makeFolders, repoRoot } from './bench-env.js';
 

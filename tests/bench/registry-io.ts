@@ -1,8 +1,8 @@
 // Section 5: registry load and one persisted edit with 100 and 10,000 roots.
 import fs from 'node:fs';
 import path from 'node:path';
-import { RegistryStore } from '../../electron/host/registry-store.js';
-import { RegistryEditor } from '../../electron/host/registry-commands.js';
+import { RegistryStore } from '../../electron/host/registry/registry-store.js';
+import { RegistryEditor } from '../../electron/host/registry/registry-commands.js';
 import type { Registry } from '../../shared/domain.js';
 import { emptyRegistry } from '../../shared/registry-schema.js';
 import { benchDir } from './bench-env.js';

@@ -1,6 +1,6 @@
 // Section 7: start-up with 10 stdio servers (host ready, every server's first roots/list
 // answered) and the host's resident memory idle with 50 servers and 10,000 roots.
-import { RegistryEditor } from '../../electron/host/registry-commands.js';
+import { RegistryEditor } from '../../electron/host/registry/registry-commands.js';
 import { RootsHost } from '../../electron/host/roots-host.js';
 import { addServers, benchDir, makeFolders, startBenchHost, waitUntil } from './bench-env.js';
 import type { Figure } from './figures.js';

@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, afterEach } from 'vitest';
 import { RootsHost } from '../../electron/host/roots-host.js';
 import type { SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
-import type { SecretCodec } from '../../electron/host/secret-codec.js';
+import type { SecretCodec } from '../../electron/host/registry/secret-codec.js';
 import { startServeServer, type ServeServer } from '../../electron/serve/serve-server.js';
 import { tempDir } from '../support/temp-dirs.js';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRegistry } from '../../electron/host/registry-store.js';
+import { parseRegistry } from '../../electron/host/registry/registry-store.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { addConnectedServer, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';

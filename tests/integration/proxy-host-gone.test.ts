@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../electron/host/process-alive.js';
+import { isProcessAlive } from '../../electron/host/registry/process-alive.js';
 import { listLiveProxies } from '../../electron/host/proxy-status.js';
 import { CLI_BIN, ensureBuilt, repoRoot } from '../support/cli.js';
 import { editRegistry } from '../support/host-harness.js';

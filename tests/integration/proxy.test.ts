@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../electron/host/process-alive.js';
+import { isProcessAlive } from '../../electron/host/registry/process-alive.js';
 import { listLiveProxies } from '../../electron/host/proxy-status.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
 import { useWith } from '../../electron/import/use-with.js';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_FILE } from '../../electron/host/registry-store.js';
+import { CONFIG_FILE } from '../../electron/host/registry/registry-store.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import type { ServerView, StdioTransportConfig } from '../../shared/domain.js';
 import { SECRET_MASK } from '../../shared/secrets.js';

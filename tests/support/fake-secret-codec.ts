@@ -1,6 +1,6 @@
 // A reversible stand-in for the OS keychain: sealed values do not contain the clear text, and a
 // value sealed by another "keychain" (another key) fails to open, as with safeStorage.
-import type { SecretCodec } from '../../electron/host/secret-codec.js';
+import type { SecretCodec } from '../../electron/host/registry/secret-codec.js';
 
 export interface FakeSecretCodec extends SecretCodec {
   encrypted: string[];

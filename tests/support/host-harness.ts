@@ -1,7 +1,7 @@
 // Starts a RootsHost on a temp config dir and stops it (and every child server) afterwards; opens
 // one-shot registry editors that stand in for another process (the CLI, another window).
 import { dispatch as dispatchWith, hostHandlers, type ContractHandlers } from '../../electron/host/contract-handlers.js';
-import { RegistryEditor } from '../../electron/host/registry-commands.js';
+import { RegistryEditor } from '../../electron/host/registry/registry-commands.js';
 import { RootsHost, type RootsHostOptions } from '../../electron/host/roots-host.js';
 import { importHandlers } from '../../electron/import/import-handlers.js';
 import path from 'node:path';

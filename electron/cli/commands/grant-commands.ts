@@ -6,8 +6,8 @@ import type { CliContext } from '../cli-context.js';
 import { formatStatus } from '../format.js';
 import type { RegistrySession } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
-import { findRoot, findServerRef } from '../../host/registry-refs.js';
-import { rootLabels } from '../../host/root-labels.js';
+import { findRoot, findServerRef } from '../../host/registry/registry-refs.js';
+import { rootLabels } from '../../host/registry/root-labels.js';
 import { GROUP, jsonOption } from './collect.js';
 
 export function addGrantCommands(program: Command, context: CliContext): void {

@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { formatRoots } from '../format.js';
 import { statusReport, toJson } from '../registry-view.js';
-import { findRoot } from '../../host/registry-refs.js';
-import { resolveRootInput } from '../../host/root-input.js';
-import { registryShortIds } from '../../host/short-ids.js';
+import { findRoot } from '../../host/registry/registry-refs.js';
+import { resolveRootInput } from '../../host/registry/root-input.js';
+import { registryShortIds } from '../../host/registry/short-ids.js';
 import { GROUP, jsonOption } from './collect.js';
 
 export function addRootsCommands(program: Command, context: CliContext): void {

@@ -6,9 +6,9 @@ import { editLimits, limitOptions } from '../limit-options.js';
 import { formatServers } from '../format.js';
 import type { ServerInput } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
-import { findServerRef } from '../../host/registry-refs.js';
+import { findServerRef } from '../../host/registry/registry-refs.js';
 import { checkedServer, editPathMap, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
-import { registryShortIds } from '../../host/short-ids.js';
+import { registryShortIds } from '../../host/registry/short-ids.js';
 import { collect, GROUP, jsonOption } from './collect.js';
 
 const COMMAND_USAGE = '-- COMMAND [ARG...]';

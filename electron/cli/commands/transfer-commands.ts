@@ -3,7 +3,7 @@
 // grant it would add and applies those only when confirmed; running it twice changes nothing.
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { canonicalizeRoot } from '../../host/file-uri.js';
+import { canonicalizeRoot } from '../../host/registry/file-uri.js';
 import { toHostError } from '../../../shared/result.js';
 import type { CliContext } from '../cli-context.js';
 import { confirm } from '../confirm.js';
@@ -11,7 +11,7 @@ import { shellWord } from '../format.js';
 import { exportRegistry, parseExport, type ExportDocument } from '../registry-export.js';
 import { isEmptyPlan, planMerge, type MergePlan, type RootHere } from '../registry-merge.js';
 import type { RegistrySession } from '../registry-session.js';
-import { rootLabels } from '../../host/root-labels.js';
+import { rootLabels } from '../../host/registry/root-labels.js';
 import { toJson } from '../registry-view.js';
 import { GROUP, jsonOption } from './collect.js';
 

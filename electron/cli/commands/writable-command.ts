@@ -6,8 +6,8 @@ import { PROTECTED_NAMES } from '../../../shared/protected-names.js';
 import type { CliContext } from '../cli-context.js';
 import { UsageError } from '../exit-codes.js';
 import { toJson } from '../registry-view.js';
-import { findRoot, findServerRef } from '../../host/registry-refs.js';
-import { rootLabels } from '../../host/root-labels.js';
+import { findRoot, findServerRef } from '../../host/registry/registry-refs.js';
+import { rootLabels } from '../../host/registry/root-labels.js';
 import { GROUP, jsonOption } from './collect.js';
 
 export function addWritableCommand(program: Command, context: CliContext): void {

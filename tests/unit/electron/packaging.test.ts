@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_NAME } from '../../../electron/host/config-dir.js';
+import { PRODUCT_NAME } from '../../../electron/host/registry/config-dir.js';
 import { LINUX_EXECUTABLE_NAME } from '../../../electron/import/proxy-launcher.js';
 import { ICON_SHAPES, iconPng, iconSvg } from '../../../electron/main/app-icon.js';
 

@@ -8,7 +8,7 @@ vi.mock('electron', async () => (await import('./electron-mock.js')).electronMod
 
 import { createAppHost } from '../../../electron/main/app-host.js';
 import { createSafeStorageCodec } from '../../../electron/main/safe-storage-codec.js';
-import { aesCodec } from '../../../electron/host/keyring-codec.js';
+import { aesCodec } from '../../../electron/host/registry/keyring-codec.js';
 import { RootsHost } from '../../../electron/host/roots-host.js';
 import {
   combineCodecs,
@@ -17,7 +17,7 @@ import {
   SealedSecretError,
   sealTransport,
   type SecretCodec,
-} from '../../../electron/host/secret-codec.js';
+} from '../../../electron/host/registry/secret-codec.js';
 import type { TransportConfig } from '../../../shared/domain.js';
 import { removeTempDirs, tempDir } from '../../support/index.js';
 import { electronMock, resetElectronMock } from './electron-mock.js';

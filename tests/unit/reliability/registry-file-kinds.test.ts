@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegistryEditor } from '../../../electron/host/registry-commands.js';
-import { CONFIG_FILE, LAST_GOOD_FILE, RegistryStore } from '../../../electron/host/registry-store.js';
-import { MAX_REGISTRY_BYTES } from '../../../electron/host/registry-file.js';
+import { RegistryEditor } from '../../../electron/host/registry/registry-commands.js';
+import { CONFIG_FILE, LAST_GOOD_FILE, RegistryStore } from '../../../electron/host/registry/registry-store.js';
+import { MAX_REGISTRY_BYTES } from '../../../electron/host/registry/registry-file.js';
 import { removeTempDirs, tempDir } from '../../support/index.js';
 
 afterEach(() => removeTempDirs());

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { aesCodec } from '../../../electron/host/keyring-codec.js';
-import { CONFIG_FILE, RegistryStore, parseRegistry } from '../../../electron/host/registry-store.js';
+import { aesCodec } from '../../../electron/host/registry/keyring-codec.js';
+import { CONFIG_FILE, RegistryStore, parseRegistry } from '../../../electron/host/registry/registry-store.js';
 import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseRootInput, pathToRootUri, rootUriToPath } from '../../../electron/host/file-uri.js';
+import { parseRootInput, pathToRootUri, rootUriToPath } from '../../../electron/host/registry/file-uri.js';
 import { CodedError } from '../../../shared/result.js';
 
 // Segments from everything Unicode can throw at a name, minus the separator and NUL.

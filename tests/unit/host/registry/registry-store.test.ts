@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIG_FILE, LAST_GOOD_FILE, RegistryStore } from '../../../../electron/host/registry/registry-store.js';
+import { emptyRegistry, SCHEMA_VERSION } from '../../../../shared/registry-schema.js';
+import type { Registry } from '../../../../shared/domain.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
+
+afterEach(removeTempDirs);
+
+function sample(): Registry {
+  return {
+    ...emptyRegistry(),
+    roots: [{ id: 'r1', path: '/p', canonicalPath: '/p', name: 'p', addedAt: '2026-01-01T00:00:00.000Z' }],
+    servers: [
+      {
+        id: 's1',
+        name: 'fs',
+        transport: { type: 'stdio', command: 'node', args: [], env: { TOKEN: 'secret' } },
+        enabled: true,
+        sharing: true,
+        sandbox: true,
+        network: true,
+        askForFolders: true,
+        addedAt: '2026-01-01T00:00:00.000Z',
+      },
+    ],
+    grants: { s1: { r1: 'read-write' } },
+  };
+}
+
+describe('RegistryStore', () => {
+  it('refreshing the views never takes a newer file as seen: the next check still reads it', async () => {
+    const dir = tempDir();
+    const app = new RegistryStore(dir);
+    app.open();
+    const cli = new RegistryStore(dir);
+    cli.open();
+    const one = sample();
+    await cli.write(one);
+    const seen = app.check();
+    expect(seen.kind).toBe('read');
+    // Another process writes again before the app gets to refresh the views of what it saw.
+    const two: Registry = { ...one, servers: [...one.servers, { ...one.servers[0]!, id: 's2', name: 'second' }] };
+    await cli.write(two);
+    app.refreshViews(one);
+    const next = app.check();
+    expect(next.kind).toBe('read');
+    expect(next.kind === 'read' && next.registry.servers.map((server) => server.name)).toEqual(['fs', 'second']);
+  });
+
+  it('creates an empty registry on first open and round-trips a write', async () => {
+    const dir = tempDir();
+    const store = new RegistryStore(dir);
+    expect(store.open()).toEqual({ registry: emptyRegistry(), notices: [] });
+    await store.write(sample());
+    const again = new RegistryStore(dir).open();
+    expect(again.registry).toEqual(sample());
+    expect(fs.statSync(path.join(dir, CONFIG_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['corrupt JSON', '{"roots": [', /not valid JSON/],
+    ['an empty file', '', /not valid JSON/],
+    ['a schema violation', JSON.stringify({ ...sample(), roots: [{ id: 1 }] }), /schema violation/],
+    ['a truncated file', JSON.stringify(sample(), null, 1).slice(0, 200), /not valid JSON/],
+    ['a server limit out of its bounds', JSON.stringify({ ...sample(), servers: [{ ...sample().servers[0], limits: { tasks: 5 } }] }), /schema violation/],
+    ['an opted-in path that is not a protected name', JSON.stringify({ ...sample(), servers: [{ ...sample().servers[0], writableByChoice: { r1: ['src'] } }] }), /schema violation at \/servers\/0\/writableByChoice/],
+  ])('keeps %s as a dated backup and restores the last good copy', async (_what, content, why) => {
+    const dir = tempDir();
+    const first = new RegistryStore(dir);
+    first.open();
+    await first.write(sample());
+    new RegistryStore(dir).open(); // a clean start refreshes the last good copy
+    fs.writeFileSync(path.join(dir, CONFIG_FILE), content);
+
+    const { registry, notices } = new RegistryStore(dir).open();
+    expect(registry).toEqual(sample());
+    expect(notices[0]).toMatchObject({ code: 'store-recovered', level: 'warning' });
+    expect(notices[0]?.message).toMatch(why);
+    const backups = fs.readdirSync(dir).filter((name) => name.startsWith('config.corrupt-'));
+    expect(backups).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, backups[0] as string), 'utf8')).toBe(content);
+    // And the file on disk is whole again.
+    expect(JSON.parse(fs.readFileSync(path.join(dir, CONFIG_FILE), 'utf8')).roots).toHaveLength(1);
+  });
+
+  it('starts empty, says so, and keeps the damaged file when there is no good copy', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, CONFIG_FILE), 'garbage');
+    const { registry, notices } = new RegistryStore(dir).open();
+    expect(registry).toEqual(emptyRegistry());
+    expect(notices[0]).toMatchObject({ code: 'store-reset', level: 'error' });
+    expect(fs.readdirSync(dir).some((name) => name.startsWith('config.corrupt-'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, LAST_GOOD_FILE))).toBe(true);
+  });
+
+  it('migrates a file without schemaVersion and keeps every root, server and grant', async () => {
+    const dir = tempDir();
+    const { schemaVersion: _drop, settings: _settings, ...old } = sample();
+    fs.writeFileSync(path.join(dir, CONFIG_FILE), JSON.stringify(old));
+    const { registry, notices } = new RegistryStore(dir).open();
+    expect(registry).toEqual({ ...sample(), schemaVersion: SCHEMA_VERSION });
+    expect(notices[0]).toMatchObject({ code: 'store-migrated' });
+  });
+
+  it('never overwrites a file written by a newer version', async () => {
+    const dir = tempDir();
+    const newer = JSON.stringify({ ...sample(), schemaVersion: SCHEMA_VERSION + 1 });
+    fs.writeFileSync(path.join(dir, CONFIG_FILE), newer);
+    const store = new RegistryStore(dir);
+    const { notices, newerVersion } = store.open();
+    expect(notices[0]).toMatchObject({ code: 'store-newer', level: 'error' });
+    expect(newerVersion).toMatch(/newer version/);
+    expect(fs.readFileSync(path.join(dir, CONFIG_FILE), 'utf8')).toBe(newer);
+    expect(fs.existsSync(path.join(dir, LAST_GOOD_FILE))).toBe(false);
+  });
+});
