@@ -44,8 +44,8 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
   const [{ RegistryEditor }, { probeRoot }, { computeExposure }, { pathToRootUri }, { rootViewsOnce }, { listLiveProxies }, { openRegistryCodec }, { secretPlacements }, { readLiveApps }] =
     await Promise.all([
       import('../host/registry/registry-commands.js'),
-      import('../host/access-probe.js'),
-      import('../host/exposure.js'),
+      import('../host/access/access-probe.js'),
+      import('../host/access/exposure.js'),
       import('../host/registry/file-uri.js'),
       import('../host/host-state.js'),
       import('../host/proxy-status.js'),

@@ -4,7 +4,7 @@
 import type { ServerFailure, ServerRecord, TransportConfig } from '../../shared/domain.js';
 import type { SandboxSelfCheck, SandboxSetupCode, ServerConfinement } from '../../shared/sandbox.js';
 import { readBoundedLines } from './bounded-lines.js';
-import type { ExposedFolder } from './exposure.js';
+import type { ExposedFolder } from './access/exposure.js';
 import type { ConfinedStdio, LiveGrants } from './sandbox/confine-stdio.js';
 import { SandboxSetupError } from './sandbox/sandbox-types.js';
 import { redactSecretValues } from './registry/secret-codec.js';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { contract, isChannel, type Channel, type ChannelResult, type ParsedInput } from '../../shared/contract.js';
 import { fail, ok, toHostError, type Result } from '../../shared/result.js';
-import { expandHome, listFolders } from './folder-listing.js';
+import { expandHome, listFolders } from './access/folder-listing.js';
 import type { RootsHost } from './roots-host.js';
 
 export type ChannelHandler<C extends Channel> = (host: RootsHost, input: ParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { StdioTransportConfig, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
-import type { ExposedFolder } from './exposure.js';
+import type { ExposedFolder } from './access/exposure.js';
 
 const CONTAINER_CLIS = new Set(['docker', 'podman']);
 

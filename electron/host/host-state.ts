@@ -20,10 +20,10 @@ import type {
   ServerStatus,
   ServerView,
 } from '../../shared/domain.js';
-import { mapToServer, serverPathToUri } from './path-map.js';
+import { mapToServer, serverPathToUri } from './access/path-map.js';
 import { maskTransport } from '../../shared/secrets.js';
-import { argumentFolderViews } from './argument-folder-views.js';
-import type { Exposure } from './exposure.js';
+import { argumentFolderViews } from './access/argument-folder-views.js';
+import type { Exposure } from './access/exposure.js';
 import { secretPlacements, type SecretCodec } from './registry/secret-codec.js';
 
 export interface StateSources {

@@ -2,7 +2,7 @@
 // the app's connections and for `mcp-roots proxy`: the new effective folders are mounted into its
 // sandbox (live-mounts.ts), or the words for why it must be restarted instead.
 import type { ServerRecord } from '../../shared/domain.js';
-import type { Exposure } from './exposure.js';
+import type { Exposure } from './access/exposure.js';
 import type { LiveChange, LiveGrants } from './sandbox/confine-stdio.js';
 import { sandboxRoots } from './stdio-start.js';
 

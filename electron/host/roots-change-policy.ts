@@ -2,7 +2,7 @@
 // the app's connections and by `mcp-roots proxy` alike, so the two can never drift apart.
 import type { ChangeForecast, RestartWhy, ServerRecord } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
-import type { ExposedFolder, Exposure } from './exposure.js';
+import type { ExposedFolder, Exposure } from './access/exposure.js';
 
 /** What is known about a server's current process or session. */
 export interface SessionFacts {

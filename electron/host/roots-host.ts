@@ -26,11 +26,11 @@ import type {
   WireRoot,
 } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
-import { type AccessMonitorOptions } from './access-monitor.js';
+import { type AccessMonitorOptions } from './access/access-monitor.js';
 import { AppConnections } from './app-connections.js';
 import { appStatusFile, type AppKind, type AppStatus } from './app-status.js';
 import { ConsentRequests } from './consent-requests.js';
-import { ExposureTracker, type ExposureChange } from './exposure-tracker.js';
+import { ExposureTracker, type ExposureChange } from './access/exposure-tracker.js';
 import { describeGrantChanges, grantChanges } from './grant-changes.js';
 import { HostStateView } from './host-state.js';
 import { ProxyWatch } from './proxy-watch.js';

@@ -10,7 +10,7 @@ import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CO
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './inbound-limits.js';
-import type { ExposedFolder, Exposure } from './exposure.js';
+import type { ExposedFolder, Exposure } from './access/exposure.js';
 import { applyLiveGrants, describeLiveChange } from './live-grants.js';
 import { decideRootsChange, forecastChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';

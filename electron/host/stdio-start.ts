@@ -4,7 +4,7 @@
 import type { ServerRecord, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
 import { CONTAINER_CONFINEMENT, isContainerRun, withContainerMounts } from './docker-mounts.js';
-import type { ExposedFolder } from './exposure.js';
+import type { ExposedFolder } from './access/exposure.js';
 import { confineStdio, type ConfinedStdio } from './sandbox/confine-stdio.js';
 import type { SandboxSupport } from './sandbox/sandbox-probe.js';
 import type { GrantedFolder } from './sandbox/sandbox-types.js';

@@ -11,7 +11,7 @@ import { applyImport } from './apply-import.js';
 import { existingConfigSources, type ConfigSource } from './config-locations.js';
 import { HOST_KINDS, type HostKind } from './host-kind.js';
 import { previewImport, type ImportCandidate, type ImportPreview } from './preview-import.js';
-import { argumentFolderViews } from '../host/argument-folder-views.js';
+import { argumentFolderViews } from '../host/access/argument-folder-views.js';
 import { PASTED_SOURCE, snippetConfig } from './snippet-config.js';
 import { fsError, parseRootInput } from '../host/registry/file-uri.js';
 import type { RootsHost } from '../host/roots-host.js';

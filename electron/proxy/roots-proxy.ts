@@ -9,7 +9,7 @@
 // request to the host at all, so neither id space can collide.
 import { PROXY_STATES, type ProxyState, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
-import type { ExposedFolder, Exposure } from '../host/exposure.js';
+import type { ExposedFolder, Exposure } from '../host/access/exposure.js';
 import { applyLiveGrants, describeLiveChange } from '../host/live-grants.js';
 import { decideRootsChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';

@@ -10,7 +10,7 @@ import { StartSandbox } from '../host/connection-sandbox.js';
 import type { LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
 import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
-import type { ExposedFolder } from '../host/exposure.js';
+import type { ExposedFolder } from '../host/access/exposure.js';
 import { prepareStart, type StartOptions } from '../host/stdio-start.js';
 import { openTransport } from '../host/registry/secret-codec.js';
 import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/stdio-transport-factory.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AccessMonitor, DEFAULT_FULL_SWEEP_EVERY, DEFAULT_SWEEP_MS, type MonitoredRoot } from '../../electron/host/access-monitor.js';
+import { AccessMonitor, DEFAULT_FULL_SWEEP_EVERY, DEFAULT_SWEEP_MS, type MonitoredRoot } from '../../electron/host/access/access-monitor.js';
 import type { RootAccess } from '../../shared/domain.js';
 
 export type Kind = 'deleted' | 'restored' | 'renamed' | 'parent renamed' | 'permissions changed' | 'swapped for a symlink';

@@ -3,7 +3,7 @@
 // confine nothing).
 import { describe, expect, it } from 'vitest';
 import { isContainerRun, withContainerMounts } from '../../../electron/host/docker-mounts.js';
-import type { ExposedFolder } from '../../../electron/host/exposure.js';
+import type { ExposedFolder } from '../../../electron/host/access/exposure.js';
 import { prepareStart } from '../../../electron/host/stdio-start.js';
 import type { ServerRecord, StdioTransportConfig } from '../../../shared/domain.js';
 

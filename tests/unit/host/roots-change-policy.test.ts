@@ -2,7 +2,7 @@
 // fixed at start: the OS sandbox's, and a `docker run` container's -v mounts (docker-mounts.ts).
 import { describe, expect, it } from 'vitest';
 import { CONTAINER_CONFINEMENT } from '../../../electron/host/docker-mounts.js';
-import type { ExposedFolder, Exposure } from '../../../electron/host/exposure.js';
+import type { ExposedFolder, Exposure } from '../../../electron/host/access/exposure.js';
 import { decideRootsChange, forecastChange, mountsAreGrants, type SessionFacts } from '../../../electron/host/roots-change-policy.js';
 
 const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });

@@ -5,7 +5,7 @@ import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelc
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../support/wait-for.js';
 import { fileURLToPath } from 'node:url';
-import type { Exposure } from '../../../electron/host/exposure.js';
+import type { Exposure } from '../../../electron/host/access/exposure.js';
 import type { WireRoot } from '../../../shared/domain.js';
 import type { Message } from '../../../electron/proxy/json-rpc.js';
 import { RootsProxy, type RootsPolicy, type RootsProxyHooks } from '../../../electron/proxy/roots-proxy.js';

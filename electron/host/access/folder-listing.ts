@@ -4,8 +4,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FolderEntry, FolderListing } from '../../shared/contract.js';
-import { fsError, parseRootInput } from './registry/file-uri.js';
+import type { FolderEntry, FolderListing } from '../../../shared/contract.js';
+import { fsError, parseRootInput } from '../registry/file-uri.js';
 
 /** A folder with more subfolders than this lists the first ones and says so. */
 export const MAX_FOLDER_ENTRIES = 2000;

@@ -1,7 +1,7 @@
 // Who sees what: a server's effective roots are the roots granted to it that are accessible
 // right now, and only while the server is enabled with sharing on. Default deny.
-import type { GrantMode, PathMapping, Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../shared/domain.js';
-import { pathToRootUri } from './registry/file-uri.js';
+import type { GrantMode, PathMapping, Registry, RootAccess, RootId, RootRecord, ServerId, WireRoot } from '../../../shared/domain.js';
+import { pathToRootUri } from '../registry/file-uri.js';
 import { mapToServer, serverPathToUri } from './path-map.js';
 
 /** An effective root as the host sees it: where it is on disk and what the grant allows. */

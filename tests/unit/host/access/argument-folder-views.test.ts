@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addRoot, dispatch, startHost, stopHosts } from '../../support/host-harness.js';
-import { removeTempDirs, tempDir } from '../../support/index.js';
+import { addRoot, dispatch, startHost, stopHosts } from '../../../support/host-harness.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(async () => {
   await stopHosts();

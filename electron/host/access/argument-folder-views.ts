@@ -2,9 +2,9 @@
 // for the UIs and `status`. Looked up once per transport object (the registry replaces a transport
 // when it changes): a state snapshot of 100 servers does not stat their arguments every time.
 import fs from 'node:fs';
-import type { GrantMode, RootId, RootRecord, TransportConfig } from '../../shared/domain.js';
-import type { ArgumentFolderView } from '../../shared/sandbox.js';
-import { foldersInArguments, type ArgumentFolder } from './sandbox/argument-folders.js';
+import type { GrantMode, RootId, RootRecord, TransportConfig } from '../../../shared/domain.js';
+import type { ArgumentFolderView } from '../../../shared/sandbox.js';
+import { foldersInArguments, type ArgumentFolder } from '../sandbox/argument-folders.js';
 
 interface Found extends ArgumentFolder {
   /** Its realpath: what a root's canonicalPath is compared with. */

@@ -1,7 +1,7 @@
 // Root views for the state snapshot: each root with its URI and accessibility. Rebuilt only when
 // the roots or an access state changed; URIs are computed once per canonical path.
-import type { Registry, RootAccess, RootId, RootView } from '../../shared/domain.js';
-import { pathToRootUri } from './registry/file-uri.js';
+import type { Registry, RootAccess, RootId, RootView } from '../../../shared/domain.js';
+import { pathToRootUri } from '../registry/file-uri.js';
 
 export class RootViews {
   private cached: { roots: Registry['roots']; accessVersion: number; views: RootView[] } | undefined;

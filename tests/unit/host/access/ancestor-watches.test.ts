@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AncestorWatches } from '../../../electron/host/ancestor-watches.js';
-import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
+import { AncestorWatches } from '../../../../electron/host/access/ancestor-watches.js';
+import { removeTempDirs, tempDir, waitFor } from '../../../support/index.js';
 
 const made: AncestorWatches[] = [];
 afterEach(() => {

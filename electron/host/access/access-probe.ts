@@ -3,7 +3,7 @@
 // libuv's thread pool, which matters when a thousand roots are probed at once (a renamed parent, a sweep).
 import fs, { constants } from 'node:fs';
 import path from 'node:path';
-import type { RootAccess } from '../../shared/domain.js';
+import type { RootAccess } from '../../../shared/domain.js';
 
 /**
  * What the caller has just seen on the way to the folder (the access monitor's watch walk looks at

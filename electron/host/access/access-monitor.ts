@@ -5,7 +5,7 @@
 // 2 s it re-checks each watched directory (one lstat each) and re-probes the roots no live watch
 // covers; every 30 s it re-probes every root. Changes are coalesced into one `change` event.
 import { EventEmitter } from 'node:events';
-import type { RootAccess, RootId } from '../../shared/domain.js';
+import type { RootAccess, RootId } from '../../../shared/domain.js';
 import { probeRoot, sameAccess } from './access-probe.js';
 import { AncestorWatches, type WalkBatch } from './ancestor-watches.js';
 

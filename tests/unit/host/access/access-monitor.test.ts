@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AccessMonitor, type MonitoredRoot } from '../../../electron/host/access-monitor.js';
-import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
+import { AccessMonitor, type MonitoredRoot } from '../../../../electron/host/access/access-monitor.js';
+import { removeTempDirs, tempDir, waitFor } from '../../../support/index.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const monitors: AccessMonitor[] = [];
 const children: ChildProcess[] = [];
 afterEach(() => {

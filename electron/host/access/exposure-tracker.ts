@@ -3,7 +3,7 @@
 // and the proxy both consume it; a proxy scopes it to its one server, so it watches only the
 // folders granted to that server (a registry of 10,000 folders costs it a handful of watches).
 import { EventEmitter } from 'node:events';
-import type { Registry, RootAccess, RootId, ServerId } from '../../shared/domain.js';
+import type { Registry, RootAccess, RootId, ServerId } from '../../../shared/domain.js';
 import { AccessMonitor, type AccessMonitorOptions } from './access-monitor.js';
 import { computeExposure, NOTHING, sameExposure, type Exposure } from './exposure.js';
 import { RootViews } from './root-views.js';

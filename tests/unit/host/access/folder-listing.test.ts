@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch, hostHandlers, type ContractHandlers } from '../../../electron/host/contract-handlers.js';
-import { expandHome, listFolders } from '../../../electron/host/folder-listing.js';
-import { startHost, stopHosts } from '../../support/host-harness.js';
-import { removeTempDirs, tempDir } from '../../support/index.js';
+import { dispatch, hostHandlers, type ContractHandlers } from '../../../../electron/host/contract-handlers.js';
+import { expandHome, listFolders } from '../../../../electron/host/access/folder-listing.js';
+import { startHost, stopHosts } from '../../../support/host-harness.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 /** The host's own channels are all this test calls. */
 const handlers = hostHandlers as unknown as ContractHandlers;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeExposure, sameExposure } from '../../../electron/host/exposure.js';
-import type { Registry, RootAccess } from '../../../shared/domain.js';
-import { emptyRegistry } from '../../../shared/registry-schema.js';
+import { computeExposure, sameExposure } from '../../../../electron/host/access/exposure.js';
+import type { Registry, RootAccess } from '../../../../shared/domain.js';
+import { emptyRegistry } from '../../../../shared/registry-schema.js';
 
 const ok: RootAccess = { state: 'ok', checkedAt: 0 };
 const missing: RootAccess = { state: 'missing', checkedAt: 0 };

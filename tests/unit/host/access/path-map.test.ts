@@ -1,7 +1,7 @@
 // Paths as the server sees them: the longest host path that contains a folder wins, a sibling that
 // only shares a prefix is never mapped, and server paths follow their own platform's rules.
 import { describe, expect, it } from 'vitest';
-import { mapToServer, serverPathToUri } from '../../../electron/host/path-map.js';
+import { mapToServer, serverPathToUri } from '../../../../electron/host/access/path-map.js';
 
 const map = [
   { hostPath: '/home/me', serverPath: '/home/user' },

@@ -5,7 +5,7 @@
 // (the sandbox's mounts, watching it, docker's `-v` source) uses the host path.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PathMapping } from '../../shared/domain.js';
+import type { PathMapping } from '../../../shared/domain.js';
 
 /** Which path rules a server path follows: `C:\…` and `\\server\share` are Windows', the rest POSIX. */
 export function serverPathFlavor(serverPath: string): 'posix' | 'windows' {

@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExposureTracker } from '../../../electron/host/exposure-tracker.js';
-import type { Registry } from '../../../shared/domain.js';
-import { emptyRegistry } from '../../../shared/registry-schema.js';
-import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
+import { ExposureTracker } from '../../../../electron/host/access/exposure-tracker.js';
+import type { Registry } from '../../../../shared/domain.js';
+import { emptyRegistry } from '../../../../shared/registry-schema.js';
+import { removeTempDirs, tempDir, waitFor } from '../../../support/index.js';
 
 const trackers: ExposureTracker[] = [];
 afterEach(() => {

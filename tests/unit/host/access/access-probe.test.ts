@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeRoot } from '../../../electron/host/access-probe.js';
-import { removeTempDirs, tempDir } from '../../support/index.js';
+import { probeRoot } from '../../../../electron/host/access/access-probe.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(() => removeTempDirs());
 

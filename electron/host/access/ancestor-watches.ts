@@ -8,7 +8,7 @@
 // 1,000 roots in one folder cost one watch per directory from / down to that folder, not 1,000.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RootId } from '../../shared/domain.js';
+import type { RootId } from '../../../shared/domain.js';
 import type { WayAbove } from './access-probe.js';
 
 interface DirWatch {
