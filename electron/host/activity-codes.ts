@@ -3,7 +3,7 @@
 // Applied where entries are born (activity-log.ts), so no caller can forget it.
 import type { ActivityCode, ActivityEntry } from '../../shared/domain.js';
 import { RESTART_REASONS } from './roots-change-policy.js';
-import { HOLD_TEXT } from './server-failure.js';
+import { HOLD_TEXT } from './launch/server-failure.js';
 
 type Coded = Pick<ActivityEntry, 'code' | 'params'>;
 

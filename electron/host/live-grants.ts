@@ -4,7 +4,7 @@
 import type { ServerRecord } from '../../shared/domain.js';
 import type { Exposure } from './access/exposure.js';
 import type { LiveChange, LiveGrants } from './sandbox/confine-stdio.js';
-import { sandboxRoots } from './stdio-start.js';
+import { sandboxRoots } from './launch/stdio-start.js';
 
 /** `writableByChoice`: the server's per-grant choices, as at its start (a change of them restarts it). */
 export async function applyLiveGrants(

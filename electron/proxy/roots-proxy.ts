@@ -17,7 +17,7 @@ import { FirstRootsGate } from '../host/first-roots-gate.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connection-lifecycle.js';
 import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/drain-wait.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
-import { HOLD_TEXT, holdReason, type HoldReason } from '../host/server-failure.js';
+import { HOLD_TEXT, holdReason, type HoldReason } from '../host/launch/server-failure.js';
 import {
   asSdkMessage,
   errorResponse,

@@ -8,7 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { config as zodConfig } from 'zod';
 import type { Registry, ServerRecord } from '../../shared/domain.js';
 import { toHostError } from '../../shared/result.js';
-import { usesRootPlaceholders } from '../host/argument-injection.js';
+import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { ServerViewSource } from '../host/registry/server-view-source.js';

@@ -5,15 +5,15 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { Writable } from 'node:stream';
 import type { ServerRecord } from '../../shared/domain.js';
 import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
-import { injectRoots, usesRootPlaceholders } from '../host/argument-injection.js';
-import { StartSandbox } from '../host/connection-sandbox.js';
+import { injectRoots, usesRootPlaceholders } from '../host/launch/argument-injection.js';
+import { StartSandbox } from '../host/launch/connection-sandbox.js';
 import type { LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
 import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
 import type { ExposedFolder } from '../host/access/exposure.js';
-import { prepareStart, type StartOptions } from '../host/stdio-start.js';
+import { prepareStart, type StartOptions } from '../host/launch/stdio-start.js';
 import { openTransport } from '../host/registry/secret-codec.js';
-import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/stdio-transport-factory.js';
+import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/launch/stdio-transport-factory.js';
 
 export interface Upstream {
   transport: Transport;
@@ -116,7 +116,7 @@ export async function openUpstream(
 async function buildTransport(sealedOrPlain: ServerRecord['transport'], childDescriptors: BuildOptions['childDescriptors']): Promise<BuiltTransport> {
   const config = openTransport(sealedOrPlain, undefined);
   if (config.type === 'stdio') return buildStdioTransport(config, { childDescriptors });
-  const { buildHttpTransport } = await import('../host/http-transport-factory.js');
+  const { buildHttpTransport } = await import('../host/launch/http-transport-factory.js');
   return buildHttpTransport(config);
 }
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
-import { InboundLimiter } from '../../electron/host/inbound-limits.js';
+import { InboundLimiter } from '../../electron/host/launch/inbound-limits.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { makeFolders, repoRoot, rootsRequests, startBenchHost, timingServer, waitUntil } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';

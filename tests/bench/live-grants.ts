@@ -11,7 +11,7 @@ import { RegistryEditor } from '../../electron/host/registry/registry-commands.j
 import { confineStdio, type ConfinedStdio } from '../../electron/host/sandbox/confine-stdio.js';
 import { probeSandbox, type SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
-import { buildTransport, InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { buildTransport, InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { CLI_BIN, ensureBuilt } from '../support/cli.js';
 import { benchDir, makeFolders, repoRoot } from './bench-env.js';

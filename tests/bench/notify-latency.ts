@@ -2,7 +2,7 @@
 // (vs a bare SDK client doing only that); a batch of 1,000 edits -> notifications per server.
 import { Client } from '@modelcontextprotocol/client';
 import type { RootsHost } from '../../electron/host/roots-host.js';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { addServers, listChangedWrites, makeFolders, rootsRequests, startBenchHost, timingServer, waitUntil } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 

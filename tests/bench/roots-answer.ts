@@ -2,7 +2,7 @@
 // 1,000 and 10,000 granted roots; the floor is a bare SDK client answering the same list.
 import { Client } from '@modelcontextprotocol/client';
 import { pathToFileURL } from 'node:url';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { addServers, makeFolders, rootsAnswerTimes, startBenchHost, timingServer } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 

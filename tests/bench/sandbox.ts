@@ -10,7 +10,7 @@ import { confineStdio, type ConfinedStdio } from '../../electron/host/sandbox/co
 import { probeSandbox, type SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
 import { confinedProcesses } from '../../electron/host/sandbox/self-check.js';
-import { buildTransport } from '../../electron/host/transport-factory.js';
+import { buildTransport } from '../../electron/host/launch/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { benchDir, makeFolders, repoRoot, timingServer } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 import { filesystemSees, lookEverywhere, waitConnected } from './ui-checks.js';
 import { repoRoot, startUiSession, type UiSession } from './ui-harness.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { injectRoots, usesRootPlaceholders } from '../../electron/host/argument-injection.js';
+import { injectRoots, usesRootPlaceholders } from '../../electron/host/launch/argument-injection.js';
 import { addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { allowedDirectories, FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 

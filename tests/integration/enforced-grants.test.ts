@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { listLiveProxies } from '../../electron/host/proxy-status.js';
 import { anyPathServer } from '../support/confined-client.js';

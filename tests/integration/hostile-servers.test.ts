@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_INBOUND_LIMITS } from '../../electron/host/inbound-limits.js';
+import { DEFAULT_INBOUND_LIMITS } from '../../electron/host/launch/inbound-limits.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { addConnectedServer, addCountedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';

@@ -4,7 +4,7 @@
 // server's update is the benchmark's (section 10); here only the facts.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../../electron/host/inbound-limits.js';
+import { DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../../electron/host/launch/inbound-limits.js';
 import { RESTART_REASONS } from '../../electron/host/roots-change-policy.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';

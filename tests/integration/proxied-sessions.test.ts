@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { addRoot, startHost, stopHosts } from '../support/host-harness.js';
 import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 

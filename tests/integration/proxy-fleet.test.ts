@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { editRegistry } from '../support/host-harness.js';
 import { removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';

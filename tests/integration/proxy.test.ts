@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../electron/host/registry/process-alive.js';
 import { listLiveProxies } from '../../electron/host/proxy-status.js';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { useWith } from '../../electron/import/use-with.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { addRoot, editRegistry } from '../support/host-harness.js';

@@ -3,7 +3,7 @@
 // server, which does a host's real work, keeps normal priority.
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTransport } from '../../electron/host/transport-factory.js';
+import { buildTransport } from '../../electron/host/launch/transport-factory.js';
 import { startHost, stopHosts } from '../support/host-harness.js';
 import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 

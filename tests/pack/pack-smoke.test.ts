@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { createStandInElectron } from '../../scripts/pack/stand-in-electron.js';
 import { allowedDirectories, FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { confineStdio, type ConfineOptions, type ConfinedStdio } from '../../electron/host/sandbox/confine-stdio.js';
-import { buildTransport } from '../../electron/host/transport-factory.js';
+import { buildTransport } from '../../electron/host/launch/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { toolText } from './mcp-servers.js';
 

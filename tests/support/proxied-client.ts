@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InPlaceStdioClientTransport } from '../../electron/host/transport-factory.js';
+import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { CLI_BIN, ensureBuilt } from './cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');

@@ -2,8 +2,8 @@
 // stderr lines and exit code first, "command not found: npxx (did you mean npx?)", never the SDK's
 // internals ("Version negotiation failed … disposable sibling probe …"), which are kept as detail.
 // Pure: the connection gathers the facts, this decides what they mean.
-import type { ServerFailure } from '../../shared/domain.js';
-import type { SandboxSetupCode } from '../../shared/sandbox.js';
+import type { ServerFailure } from '../../../shared/domain.js';
+import type { SandboxSetupCode } from '../../../shared/sandbox.js';
 
 export interface FailureFacts {
   /** What connect (or spawn) threw. */

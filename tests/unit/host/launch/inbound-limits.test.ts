@@ -5,9 +5,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { InboundLimiter, type InboundLimits } from '../../../electron/host/inbound-limits.js';
-import type { InboundLimitation } from '../../../shared/domain.js';
-import { waitFor } from '../../support/index.js';
+import { InboundLimiter, type InboundLimits } from '../../../../electron/host/launch/inbound-limits.js';
+import type { InboundLimitation } from '../../../../shared/domain.js';
+import { waitFor } from '../../../support/index.js';
 
 const small: InboundLimits = { messagesPerSecond: 200, burst: 10, perTurn: 4, maxLineBytes: 1024 };
 

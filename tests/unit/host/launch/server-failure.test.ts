@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { resolveCommand } from '../../../electron/host/sandbox/program-location.js';
-import { describeServerFailure, describeSetupFailure, holdReason, suggestCommand } from '../../../electron/host/server-failure.js';
+import { resolveCommand } from '../../../../electron/host/sandbox/program-location.js';
+import { describeServerFailure, describeSetupFailure, holdReason, suggestCommand } from '../../../../electron/host/launch/server-failure.js';
 
 function spawnError(command: string): Promise<Error> {
   return new Promise((resolve, reject) => {

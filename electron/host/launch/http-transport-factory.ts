@@ -2,7 +2,7 @@
 // every request. The SDK's HTTP and SSE clients (with their OAuth schemas) were 0.5 of the proxy
 // bundle's 1.3 MB: a proxy imports this file only for such a server (upstream.ts).
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { HttpTransportConfig } from '../../shared/domain.js';
+import type { HttpTransportConfig } from '../../../shared/domain.js';
 import type { BuiltTransport } from './stdio-transport-factory.js';
 
 /** `config` with its secrets already opened (transport-factory.ts opens them). */

@@ -1,13 +1,13 @@
 // The sandbox side of one server's connection (server-connection.ts): how a start is prepared and
 // what a failure to prepare it means, the stderr lines kept to explain a later failure, whether the
 // sandbox stood in the way, and the check of the running process after start.
-import type { ServerFailure, ServerRecord, TransportConfig } from '../../shared/domain.js';
-import type { SandboxSelfCheck, SandboxSetupCode, ServerConfinement } from '../../shared/sandbox.js';
+import type { ServerFailure, ServerRecord, TransportConfig } from '../../../shared/domain.js';
+import type { SandboxSelfCheck, SandboxSetupCode, ServerConfinement } from '../../../shared/sandbox.js';
 import { readBoundedLines } from './bounded-lines.js';
-import type { ExposedFolder } from './access/exposure.js';
-import type { ConfinedStdio, LiveGrants } from './sandbox/confine-stdio.js';
-import { SandboxSetupError } from './sandbox/sandbox-types.js';
-import { redactSecretValues } from './registry/secret-codec.js';
+import type { ExposedFolder } from '../access/exposure.js';
+import type { ConfinedStdio, LiveGrants } from '../sandbox/confine-stdio.js';
+import { SandboxSetupError } from '../sandbox/sandbox-types.js';
+import { redactSecretValues } from '../registry/secret-codec.js';
 import { describeSetupFailure } from './server-failure.js';
 import { prepareStart, type PreparedStart, type StartOptions } from './stdio-start.js';
 

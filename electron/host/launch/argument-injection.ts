@@ -5,8 +5,8 @@
 //   ${roots:SEP}                              -> the folders joined with SEP (e.g. ${roots:,})
 // When the grants change, the server is restarted with the new values.
 import path from 'node:path';
-import type { TransportConfig } from '../../shared/domain.js';
-import { CodedError } from '../../shared/result.js';
+import type { TransportConfig } from '../../../shared/domain.js';
+import { CodedError } from '../../../shared/result.js';
 
 const WHOLE_ARG = '${roots}';
 const PLACEHOLDER = /\$\{roots(?::([^}]*))?\}/g;

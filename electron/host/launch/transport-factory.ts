@@ -1,8 +1,8 @@
 // Builds the SDK transport for a server's config, its sealed secrets opened at the last moment: the
 // app's one entry (stdio-transport-factory.ts and http-transport-factory.ts build each kind).
-import type { TransportConfig } from '../../shared/domain.js';
+import type { TransportConfig } from '../../../shared/domain.js';
 import { buildHttpTransport } from './http-transport-factory.js';
-import { openTransport, type SecretCodec } from './registry/secret-codec.js';
+import { openTransport, type SecretCodec } from '../registry/secret-codec.js';
 import { buildStdioTransport, type BuildOptions, type BuiltTransport } from './stdio-transport-factory.js';
 
 // Tests and the benchmark start hosts' clients on it too.

@@ -7,10 +7,10 @@
 // container; wrapping that command in bwrap would confine the client, not the server. Such a server
 // runs with its confinement "advisory", saying why (stdio-start.ts).
 import path from 'node:path';
-import type { StdioTransportConfig, TransportConfig } from '../../shared/domain.js';
-import { CodedError } from '../../shared/result.js';
-import type { ServerConfinement } from '../../shared/sandbox.js';
-import type { ExposedFolder } from './access/exposure.js';
+import type { StdioTransportConfig, TransportConfig } from '../../../shared/domain.js';
+import { CodedError } from '../../../shared/result.js';
+import type { ServerConfinement } from '../../../shared/sandbox.js';
+import type { ExposedFolder } from '../access/exposure.js';
 
 const CONTAINER_CLIS = new Set(['docker', 'podman']);
 

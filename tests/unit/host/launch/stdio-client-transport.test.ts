@@ -2,8 +2,8 @@
 // late (after the wait), or not at all; and the one close that keeps the process running.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InPlaceStdioClientTransport } from '../../../electron/host/stdio-client-transport.js';
-import { waitFor } from '../../support/index.js';
+import { InPlaceStdioClientTransport } from '../../../../electron/host/launch/stdio-client-transport.js';
+import { waitFor } from '../../../support/index.js';
 
 // Answers each request line after `delay` ms (from argv) with {"echo": method}; exits on "exit".
 const ECHO = `

@@ -5,7 +5,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
-import type { StdioTransportConfig } from '../../shared/domain.js';
+import type { StdioTransportConfig } from '../../../shared/domain.js';
 import { InboundLimiter, type InboundLimits } from './inbound-limits.js';
 import { InPlaceStdioClientTransport, type ChildDescriptors } from './stdio-client-transport.js';
 

@@ -1,13 +1,13 @@
 // How a server is started: the one decision between "its own command" and "its command inside the
 // OS sandbox", for the app's connections and for `mcp-roots proxy` alike. A server whose sandbox is
 // on but cannot be prepared is not started at all (never quietly unconfined).
-import type { ServerRecord, TransportConfig } from '../../shared/domain.js';
-import type { ServerConfinement } from '../../shared/sandbox.js';
+import type { ServerRecord, TransportConfig } from '../../../shared/domain.js';
+import type { ServerConfinement } from '../../../shared/sandbox.js';
 import { CONTAINER_CONFINEMENT, isContainerRun, withContainerMounts } from './docker-mounts.js';
-import type { ExposedFolder } from './access/exposure.js';
-import { confineStdio, type ConfinedStdio } from './sandbox/confine-stdio.js';
-import type { SandboxSupport } from './sandbox/sandbox-probe.js';
-import type { GrantedFolder } from './sandbox/sandbox-types.js';
+import type { ExposedFolder } from '../access/exposure.js';
+import { confineStdio, type ConfinedStdio } from '../sandbox/confine-stdio.js';
+import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
+import type { GrantedFolder } from '../sandbox/sandbox-types.js';
 
 export interface PreparedStart {
   /** What to start: the server's own config, or its confined command line. */

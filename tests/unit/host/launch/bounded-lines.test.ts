@@ -1,7 +1,7 @@
 // Server stderr is split into bounded lines: a line without a newline can never grow memory.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CUT_MARK, readBoundedLines } from '../../../electron/host/bounded-lines.js';
+import { CUT_MARK, readBoundedLines } from '../../../../electron/host/launch/bounded-lines.js';
 
 async function collect(chunks: (string | Buffer)[], maxLineChars = 10): Promise<string[]> {
   const stream = new PassThrough();

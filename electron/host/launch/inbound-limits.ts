@@ -4,7 +4,7 @@
 // - Lines are framed without copying or re-scanning what was read before. The SDK's ReadBuffer
 //   concatenates every chunk onto the whole buffer and searches it again from the start, so a
 //   line that never ends costs O(n²): 10 MB in 64 KB chunks is ~0.8 GB copied and ~0.8 GB
-//   scanned (measured: tests/unit/host/inbound-limits.test.ts, bench section 10).
+//   scanned (measured: tests/unit/host/launch/inbound-limits.test.ts, bench section 10).
 // - A line longer than the SDK's 10 MB ends the session (as the SDK does), and what the server
 //   writes after that is not read at all while the session closes (the SDK kept reading and
 //   re-scanning the endless line for the 2-4 s its close waits for the process to exit).
@@ -21,7 +21,7 @@
 import { EventEmitter } from 'node:events';
 import { deserializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { InboundLimitation } from '../../shared/domain.js';
+import type { InboundLimitation } from '../../../shared/domain.js';
 
 export interface InboundLimits {
   /** Messages read per second from one server, sustained. */

@@ -2,10 +2,10 @@
 // its confinement is the container's, not the OS sandbox's (bwrap around the docker client would
 // confine nothing).
 import { describe, expect, it } from 'vitest';
-import { isContainerRun, withContainerMounts } from '../../../electron/host/docker-mounts.js';
-import type { ExposedFolder } from '../../../electron/host/access/exposure.js';
-import { prepareStart } from '../../../electron/host/stdio-start.js';
-import type { ServerRecord, StdioTransportConfig } from '../../../shared/domain.js';
+import { isContainerRun, withContainerMounts } from '../../../../electron/host/launch/docker-mounts.js';
+import type { ExposedFolder } from '../../../../electron/host/access/exposure.js';
+import { prepareStart } from '../../../../electron/host/launch/stdio-start.js';
+import type { ServerRecord, StdioTransportConfig } from '../../../../shared/domain.js';
 
 const docker = (args: string[], command = 'docker'): StdioTransportConfig => ({ type: 'stdio', command, args, env: {} });
 const folders: ExposedFolder[] = [
