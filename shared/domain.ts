@@ -126,7 +126,7 @@ export interface RootAccess {
 export type ConnectionState = 'disabled' | 'connecting' | 'connected' | 'error' | 'disconnected' | 'unknown';
 
 /**
- * Where a connection to a server is in its life (electron/host/connection-lifecycle.ts has the
+ * Where a connection to a server is in its life (electron/host/connections/connection-lifecycle.ts has the
  * transitions). The app's connections use all of them; `mcp-roots proxy` a subset (ProxyState).
  */
 export const LIFECYCLE_STATES = ['connecting', 'ready', 'applying-grants', 'draining', 'restarting', 'backing-off', 'held-off', 'stopped'] as const;
@@ -155,7 +155,7 @@ export interface RootsAnswer {
 }
 
 /**
- * Why a session runs in its protocol era (electron/host/era-choice.ts has the English):
+ * Why a session runs in its protocol era (electron/host/connections/era-choice.ts has the English):
  * legacy-only / modern-only: the server speaks only that era; folders-first: it speaks both and
  * 2025-11-25 carries its folders whichever way it asks; newest: both, and it is told no folders;
  * remote-modern: over HTTP 2026-07-28 carries its folders; probe-unanswered: no answer to the
@@ -266,7 +266,7 @@ export interface MappedFolderView {
   uri: string;
 }
 
-/** Why the roots-change policy restarts a server (electron/host/roots-change-policy.ts decides, and has the English). */
+/** Why the roots-change policy restarts a server (electron/host/connections/roots-change-policy.ts decides, and has the English). */
 export type RestartWhy =
   /** New folders as arguments. */
   | 'arguments'

@@ -1,6 +1,6 @@
 // Plain-text tables for people; `--json` prints the same reports for scripts.
 import { SECRET_STORAGE_WORDS } from '../../shared/secrets.js';
-import { drainText } from '../host/drain-wait.js';
+import { drainText } from '../host/connections/drain-wait.js';
 import type { ProxyReport, RootReport, ServerReport, StatusReport } from './registry-view.js';
 
 export function formatRoots(roots: readonly RootReport[]): string {

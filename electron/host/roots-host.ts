@@ -27,14 +27,14 @@ import type {
 } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
 import { type AccessMonitorOptions } from './access/access-monitor.js';
-import { AppConnections } from './app-connections.js';
+import { AppConnections } from './connections/app-connections.js';
 import { appStatusFile, type AppKind, type AppStatus } from './app-status.js';
-import { ConsentRequests } from './consent-requests.js';
+import { ConsentRequests } from './connections/consent-requests.js';
 import { ExposureTracker, type ExposureChange } from './access/exposure-tracker.js';
-import { describeGrantChanges, grantChanges } from './grant-changes.js';
+import { describeGrantChanges, grantChanges } from './connections/grant-changes.js';
 import { HostStateView } from './host-state.js';
 import { ProxyWatch } from './proxy-watch.js';
-import { RefetchWaiters } from './refetch-waiters.js';
+import { RefetchWaiters } from './connections/refetch-waiters.js';
 import { sandboxSupport } from './sandbox/probe-cache.js';
 import { RegistryCommands } from './registry/registry-commands.js';
 import { UndoBook } from './registry/undo-book.js';
@@ -43,7 +43,7 @@ import { RegistryModel, type RegistryChange } from './registry/registry-model.js
 import type { StoreNotice } from './registry/registry-store.js';
 import type { SecretCodec } from './registry/secret-codec.js';
 import { StatusFileWriter } from './status-file.js';
-import type { ConnectionHooks, ConnectionOptions } from './server-connection.js';
+import type { ConnectionHooks, ConnectionOptions } from './connections/server-connection.js';
 
 export interface RootsHostOptions {
   configDir: string;

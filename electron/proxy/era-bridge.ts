@@ -1,4 +1,4 @@
-// The proxy talks to the server in the era that carries its folders (electron/host/era-choice.ts),
+// The proxy talks to the server in the era that carries its folders (electron/host/connections/era-choice.ts),
 // whatever era the host speaks. The host's opening request decides whether the two differ:
 //  - a 2025-era host (`initialize`) in front of an HTTP server that speaks 2026-07-28: the proxy
 //    answers the host's initialize itself from the server's discover result, and sends each host
@@ -19,7 +19,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/client';
 import type { EraReason } from '../../shared/domain.js';
-import { MODERN_PROTOCOL_VERSION, preferredEra } from '../host/era-choice.js';
+import { MODERN_PROTOCOL_VERSION, preferredEra } from '../host/connections/era-choice.js';
 import { isObject, type JsonObject, type Message } from './json-rpc.js';
 
 const METHOD_NOT_FOUND = -32601;

@@ -10,12 +10,12 @@
 import { PROXY_STATES, type ProxyState, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/access/exposure.js';
-import { applyLiveGrants, describeLiveChange } from '../host/live-grants.js';
-import { decideRootsChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/roots-session.js';
-import { FirstRootsGate } from '../host/first-roots-gate.js';
-import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connection-lifecycle.js';
-import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/drain-wait.js';
+import { applyLiveGrants, describeLiveChange } from '../host/connections/live-grants.js';
+import { decideRootsChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/connections/roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/connections/roots-session.js';
+import { FirstRootsGate } from '../host/connections/first-roots-gate.js';
+import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connections/connection-lifecycle.js';
+import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/connections/drain-wait.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
 import { HOLD_TEXT, holdReason, type HoldReason } from '../host/launch/server-failure.js';
 import {
@@ -47,7 +47,7 @@ import { CallTable, type PendingCall } from './call-table.js';
 import { SerialRuns } from './serial-runs.js';
 import { EraBridge, OPENING_TIMEOUT_MS, type OwnRequest } from './era-bridge.js';
 import { initializeForServer } from './host-initialize.js';
-import { MODERN_PROTOCOL_VERSION } from '../host/era-choice.js';
+import { MODERN_PROTOCOL_VERSION } from '../host/connections/era-choice.js';
 import { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
 import type { HostChannel } from './stdio-channel.js';
 import { toolErrorTexts, withNote } from './refusal-notes.js';

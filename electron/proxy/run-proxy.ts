@@ -12,7 +12,7 @@ import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { ServerViewSource } from '../host/registry/server-view-source.js';
-import { describeConfigChange, needsRestart } from '../host/roots-change-policy.js';
+import { describeConfigChange, needsRestart } from '../host/connections/roots-change-policy.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';

@@ -1,11 +1,11 @@
 // Section 10: how long real servers take to ask for roots again after list_changed, through the
 // app (sandbox off: a confined server is restarted with new mounts instead). The re-ask window
-// (DEFAULT_REASK_WINDOW_MS in electron/host/roots-session.ts) must be longer than the slowest of
+// (DEFAULT_REASK_WINDOW_MS in electron/host/connections/roots-session.ts) must be longer than the slowest of
 // the servers that do re-ask, and as short as that allows: a server that does not (Playwright's MCP
 // server) sees a change only after the window and a restart.
 import path from 'node:path';
 import type { RootsHost } from '../../electron/host/roots-host.js';
-import { DEFAULT_REASK_WINDOW_MS } from '../../electron/host/roots-session.js';
+import { DEFAULT_REASK_WINDOW_MS } from '../../electron/host/connections/roots-session.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { everythingServer, filesystemServer, toolText } from '../support/mcp-servers.js';
 import { waitFor } from '../support/wait-for.js';

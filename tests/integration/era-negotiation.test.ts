@@ -1,4 +1,4 @@
-// Which protocol era each real server gets, and why (electron/host/era-choice.ts): folders first.
+// Which protocol era each real server gets, and why (electron/host/connections/era-choice.ts): folders first.
 // And a healthy connection logs no error, however slowly its server starts.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../../electron/host/launch/inbound-limits.js';
-import { RESTART_REASONS } from '../../electron/host/roots-change-policy.js';
+import { RESTART_REASONS } from '../../electron/host/connections/roots-change-policy.js';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { addConnectedServer, addRoot, callText, startHost, stopHosts } from '../support/host-harness.js';
 import { allowedDirectories, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';

@@ -1,9 +1,9 @@
 // The activity log's English messages as codes the UI words in each language. One table for every
 // message the host writes; a message not in it (a library's error) keeps its English, shown as is.
 // Applied where entries are born (activity-log.ts), so no caller can forget it.
-import type { ActivityCode, ActivityEntry } from '../../shared/domain.js';
+import type { ActivityCode, ActivityEntry } from '../../../shared/domain.js';
 import { RESTART_REASONS } from './roots-change-policy.js';
-import { HOLD_TEXT } from './launch/server-failure.js';
+import { HOLD_TEXT } from '../launch/server-failure.js';
 
 type Coded = Pick<ActivityEntry, 'code' | 'params'>;
 

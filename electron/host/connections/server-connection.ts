@@ -2,23 +2,23 @@
 // roots/list from the exposure cache, push list_changed on 2025-era sessions, reconnect with
 // backoff, and keep a bounded activity log.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { ActivityEntry, ActivityKind, ChangeForecast, ChangeSource, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../shared/domain.js';
-import { CodedError } from '../../shared/result.js';
+import type { ActivityEntry, ActivityKind, ChangeForecast, ChangeSource, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../../shared/domain.js';
+import { CodedError } from '../../../shared/result.js';
 import { ActivityLog, type ActivityDetail } from './activity-log.js';
-import { injectRoots, usesRootPlaceholders } from './launch/argument-injection.js';
+import { injectRoots, usesRootPlaceholders } from '../launch/argument-injection.js';
 import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CONNECTION_MS } from './backoff.js';
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import { FirstRootsGate } from './first-roots-gate.js';
-import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from './launch/inbound-limits.js';
-import type { ExposedFolder, Exposure } from './access/exposure.js';
+import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../launch/inbound-limits.js';
+import type { ExposedFolder, Exposure } from '../access/exposure.js';
 import { applyLiveGrants, describeLiveChange } from './live-grants.js';
 import { decideRootsChange, forecastChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
-import { SealedSecretError, type SecretCodec } from './registry/secret-codec.js';
-import { prepareConnectionStart, StartSandbox } from './launch/connection-sandbox.js';
-import type { SandboxSupport } from './sandbox/sandbox-probe.js';
-import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from './launch/server-failure.js';
-import { buildTransport, type BuiltTransport } from './launch/transport-factory.js';
+import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js';
+import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
+import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
+import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from '../launch/server-failure.js';
+import { buildTransport, type BuiltTransport } from '../launch/transport-factory.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, holdsCalls } from './connection-lifecycle.js';
 import { drainCutText, drainText, RunningCalls, type DrainOutcome } from './drain-wait.js';
 

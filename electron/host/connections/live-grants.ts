@@ -1,10 +1,10 @@
 // Carries out the roots-change policy's 'live' action for a running confined server, the same for
 // the app's connections and for `mcp-roots proxy`: the new effective folders are mounted into its
 // sandbox (live-mounts.ts), or the words for why it must be restarted instead.
-import type { ServerRecord } from '../../shared/domain.js';
-import type { Exposure } from './access/exposure.js';
-import type { LiveChange, LiveGrants } from './sandbox/confine-stdio.js';
-import { sandboxRoots } from './launch/stdio-start.js';
+import type { ServerRecord } from '../../../shared/domain.js';
+import type { Exposure } from '../access/exposure.js';
+import type { LiveChange, LiveGrants } from '../sandbox/confine-stdio.js';
+import { sandboxRoots } from '../launch/stdio-start.js';
 
 /** `writableByChoice`: the server's per-grant choices, as at its start (a change of them restarts it). */
 export async function applyLiveGrants(

@@ -8,7 +8,7 @@
 //    such a request cannot carry a server-to-client roots/list ("per-request legacy serving cannot
 //    receive server-to-client requests"); input_required on 2026-07-28 can;
 //  - a server told no folders (sharing off, folders as arguments) gets the newest era it offers.
-import type { EraReason } from '../../shared/domain.js';
+import type { EraReason } from '../../../shared/domain.js';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DrainWait, drainCutText, drainText, RunningCalls } from '../../../electron/host/drain-wait.js';
+import { DrainWait, drainCutText, drainText, RunningCalls } from '../../../../electron/host/connections/drain-wait.js';
 
 describe('drain wait', () => {
   it('finishes at once when nothing runs', async () => {

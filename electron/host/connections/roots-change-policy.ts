@@ -1,8 +1,8 @@
 // What a running server is told when its folders or its config change. One pure decision, used by
 // the app's connections and by `mcp-roots proxy` alike, so the two can never drift apart.
-import type { ChangeForecast, RestartWhy, ServerRecord } from '../../shared/domain.js';
-import type { ServerConfinement } from '../../shared/sandbox.js';
-import type { ExposedFolder, Exposure } from './access/exposure.js';
+import type { ChangeForecast, RestartWhy, ServerRecord } from '../../../shared/domain.js';
+import type { ServerConfinement } from '../../../shared/sandbox.js';
+import type { ExposedFolder, Exposure } from '../access/exposure.js';
 
 /** What is known about a server's current process or session. */
 export interface SessionFacts {
@@ -31,7 +31,7 @@ export interface SessionFacts {
   waitingToRetry: boolean;
 }
 
-export type { RestartWhy } from '../../shared/domain.js';
+export type { RestartWhy } from '../../../shared/domain.js';
 
 export type RootsAction =
   | { kind: 'none' }

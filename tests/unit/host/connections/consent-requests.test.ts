@@ -1,8 +1,8 @@
 // Consent requests without a flood: one per server, gone with a grant, snoozed by "Not now" until the
 // app restarts, and never raised for a server set not to ask.
 import { describe, expect, it } from 'vitest';
-import { ConsentRequests } from '../../../electron/host/consent-requests.js';
-import type { Registry, ServerRecord } from '../../../shared/domain.js';
+import { ConsentRequests } from '../../../../electron/host/connections/consent-requests.js';
+import type { Registry, ServerRecord } from '../../../../shared/domain.js';
 
 const server = (id: string, askForFolders = true): ServerRecord => ({
   id,

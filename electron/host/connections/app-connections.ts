@@ -1,8 +1,8 @@
 // The app's MCP client connections, one per server in the registry: created for new servers,
 // stopped for removed ones, restarted when a config change needs it, and told of roots changes
 // through the roots-change policy. It consumes registry and exposure snapshots; it never edits.
-import type { ChangeSource, Registry, ServerId } from '../../shared/domain.js';
-import type { ExposureChange } from './access/exposure-tracker.js';
+import type { ChangeSource, Registry, ServerId } from '../../../shared/domain.js';
+import type { ExposureChange } from '../access/exposure-tracker.js';
 import { describeConfigChange, needsRestart } from './roots-change-policy.js';
 import { ServerConnection, type ConnectionHooks, type ConnectionOptions } from './server-connection.js';
 

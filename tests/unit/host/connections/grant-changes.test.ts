@@ -1,8 +1,8 @@
 // Folder by folder, what a registry change did to each server's grants, and paths as a person reads them.
 import { describe, expect, it } from 'vitest';
-import { grantChanges, homeRelative } from '../../../electron/host/grant-changes.js';
-import { emptyRegistry } from '../../../shared/registry-schema.js';
-import type { Registry } from '../../../shared/domain.js';
+import { grantChanges, homeRelative } from '../../../../electron/host/connections/grant-changes.js';
+import { emptyRegistry } from '../../../../shared/registry-schema.js';
+import type { Registry } from '../../../../shared/domain.js';
 
 const root = (id: string, canonicalPath: string) => ({ id, path: canonicalPath, canonicalPath, name: id, addedAt: '' });
 const server = (id: string) => ({ id, name: id, transport: { type: 'stdio' as const, command: 'x', args: [], env: {} }, enabled: true, sharing: true, sandbox: true, network: true, askForFolders: true, addedAt: '' });

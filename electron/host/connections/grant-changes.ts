@@ -3,7 +3,7 @@
 // is missing right now is told too, and a folder going missing is not taken for a revoke.
 import os from 'node:os';
 import path from 'node:path';
-import type { ChangedFolder, ChangeSource, GrantChanges, GrantMode, Registry, RootId, ServerId } from '../../shared/domain.js';
+import type { ChangedFolder, ChangeSource, GrantChanges, GrantMode, Registry, RootId, ServerId } from '../../../shared/domain.js';
 
 /** Servers in `after` whose grants differ from `before`, with the folders that changed. */
 export function grantChanges(before: Registry | undefined, after: Registry, home = os.homedir()): Map<ServerId, GrantChanges> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIFECYCLE_STATES, PROXY_STATES, type LifecycleState } from '../../../shared/domain.js';
-import { ConnectionLifecycle, holdsCalls, IllegalTransitionError, nextState, TRANSITIONS, type LifecycleEvent } from '../../../electron/host/connection-lifecycle.js';
+import { LIFECYCLE_STATES, PROXY_STATES, type LifecycleState } from '../../../../shared/domain.js';
+import { ConnectionLifecycle, holdsCalls, IllegalTransitionError, nextState, TRANSITIONS, type LifecycleEvent } from '../../../../electron/host/connections/connection-lifecycle.js';
 
 const EVENTS: LifecycleEvent[] = ['start', 'connected', 'apply-grants', 'grants-applied', 'drain', 'restart', 'back-off', 'hold', 'stop'];
 

@@ -1,9 +1,9 @@
 // The one decision of what a running server is told after a change, for the cases whose mounts are
 // fixed at start: the OS sandbox's, and a `docker run` container's -v mounts (docker-mounts.ts).
 import { describe, expect, it } from 'vitest';
-import { CONTAINER_CONFINEMENT } from '../../../electron/host/launch/docker-mounts.js';
-import type { ExposedFolder, Exposure } from '../../../electron/host/access/exposure.js';
-import { decideRootsChange, forecastChange, mountsAreGrants, type SessionFacts } from '../../../electron/host/roots-change-policy.js';
+import { CONTAINER_CONFINEMENT } from '../../../../electron/host/launch/docker-mounts.js';
+import type { ExposedFolder, Exposure } from '../../../../electron/host/access/exposure.js';
+import { decideRootsChange, forecastChange, mountsAreGrants, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
 
 const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });
 const exposure = (...folders: ExposedFolder[]): Exposure => ({

@@ -3,8 +3,8 @@
 // "Not now" snoozes a server's requests until the app restarts (its own restarts do not bring
 // them back); "Don't ask again" is the server's persisted `askForFolders: false`.
 import { randomUUID } from 'node:crypto';
-import type { ConsentRequest, Registry, ServerId } from '../../shared/domain.js';
-import { CodedError } from '../../shared/result.js';
+import type { ConsentRequest, Registry, ServerId } from '../../../shared/domain.js';
+import { CodedError } from '../../../shared/result.js';
 
 export class ConsentRequests {
   private requests: ConsentRequest[] = [];

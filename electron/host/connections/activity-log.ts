@@ -1,7 +1,7 @@
 // A bounded log per server: a flood of roots requests keeps only the newest entries, and a run of
 // identical roots requests folds into one entry with a count (a server asking 5,000 times a
 // second must not evict everything else, nor allocate 5,000 entries).
-import type { ActivityEntry, ActivityKind, ChangeSource, GrantChanges, ServerFailure } from '../../shared/domain.js';
+import type { ActivityEntry, ActivityKind, ChangeSource, GrantChanges, ServerFailure } from '../../../shared/domain.js';
 import { activityCode } from './activity-codes.js';
 import { SOURCE_TEXT } from './grant-changes.js';
 

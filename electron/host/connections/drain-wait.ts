@@ -1,7 +1,7 @@
 // A restart that drains waits for the calls running on the old process to end, up to a limit.
 // The caller says how many still run; it tells this each time one ends. Used by the app's
 // connections and by `mcp-roots proxy`.
-import { CodedError } from '../../shared/result.js';
+import { CodedError } from '../../../shared/result.js';
 
 /** 'cancelled': the session closed or restarted another way meanwhile; the waiting restart is moot. */
 export type DrainOutcome = 'finished' | 'limit' | 'cancelled';

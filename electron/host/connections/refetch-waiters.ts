@@ -1,6 +1,6 @@
 // Waits for notified servers to come back for their roots/list (bounded by a timeout): the edit
 // pipeline holds its disk write until then so it does not slow their round trip.
-import type { ServerId } from '../../shared/domain.js';
+import type { ServerId } from '../../../shared/domain.js';
 
 export class RefetchWaiters {
   private readonly waiting = new Map<ServerId, (() => void)[]>();

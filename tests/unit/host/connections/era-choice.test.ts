@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preferredEra } from '../../../electron/host/era-choice.js';
+import { preferredEra } from '../../../../electron/host/connections/era-choice.js';
 
 describe('preferredEra', () => {
   it('puts folders first: 2025-11-25 over stdio while roots are carried, 2026-07-28 over HTTP', () => {

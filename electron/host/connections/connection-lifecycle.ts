@@ -1,9 +1,9 @@
 // A connection's life as one named state and a table of the events that move it, instead of
 // flags that can disagree. Used by the app's ServerConnection and (its subset) by the proxy.
 // An event the table does not allow in the current state is a bug: it throws, loudly.
-import type { LifecycleState } from '../../shared/domain.js';
+import type { LifecycleState } from '../../../shared/domain.js';
 
-export { DRAIN_LIMIT_MS } from '../../shared/domain.js';
+export { DRAIN_LIMIT_MS } from '../../../shared/domain.js';
 
 export type LifecycleEvent =
   /** A process or session is being started. */

@@ -18,9 +18,9 @@ import {
   type PriorDiscovery,
   type Transport,
 } from '@modelcontextprotocol/client';
-import type { EraReason, WireRoot } from '../../shared/domain.js';
+import type { EraReason, WireRoot } from '../../../shared/domain.js';
 import { MODERN_PROTOCOL_VERSION, preferredEra, type EraFacts } from './era-choice.js';
-import { InPlaceStdioClientTransport } from './launch/stdio-client-transport.js';
+import { InPlaceStdioClientTransport } from '../launch/stdio-client-transport.js';
 
 /** What was learned at a connect: reused by the next start of the same server. */
 export interface EraVerdict {

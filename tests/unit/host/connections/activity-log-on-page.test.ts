@@ -1,10 +1,10 @@
 // The page's copy of a server's activity, fed the entries the host's own log hands out: a run the
 // host folds stays one row with the host's count, and nothing shows twice.
 import { describe, expect, it } from 'vitest';
-import { ActivityLog } from '../../../electron/host/activity-log.js';
-import { activityItems } from '../../../renderer/src/components/activity-items.js';
-import { mergeActivity } from '../../../renderer/src/activity-merge.js';
-import type { ActivityEntry } from '../../../shared/domain.js';
+import { ActivityLog } from '../../../../electron/host/connections/activity-log.js';
+import { activityItems } from '../../../../renderer/src/components/activity-items.js';
+import { mergeActivity } from '../../../../renderer/src/activity-merge.js';
+import type { ActivityEntry } from '../../../../shared/domain.js';
 
 const uris = Object.freeze(['file:///work/a']);
 

@@ -1,17 +1,17 @@
 // Every message the host writes to the activity log has a code the UI can word in its language.
-import { drainCutText, drainText } from '../../../electron/host/drain-wait.js';
-import { limitHitText } from '../../../electron/host/sandbox/limit-watch.js';
+import { drainCutText, drainText } from '../../../../electron/host/connections/drain-wait.js';
+import { limitHitText } from '../../../../electron/host/sandbox/limit-watch.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activityCode } from '../../../electron/host/activity-codes.js';
-import { ActivityLog } from '../../../electron/host/activity-log.js';
-import { describeLiveChange } from '../../../electron/host/live-grants.js';
-import { describeConfigChange, liveRestartReason, RESTART_REASONS } from '../../../electron/host/roots-change-policy.js';
-import { REREADS_NOTE } from '../../../electron/host/roots-session.js';
-import type { ServerRecord } from '../../../shared/domain.js';
+import { activityCode } from '../../../../electron/host/connections/activity-codes.js';
+import { ActivityLog } from '../../../../electron/host/connections/activity-log.js';
+import { describeLiveChange } from '../../../../electron/host/connections/live-grants.js';
+import { describeConfigChange, liveRestartReason, RESTART_REASONS } from '../../../../electron/host/connections/roots-change-policy.js';
+import { REREADS_NOTE } from '../../../../electron/host/connections/roots-session.js';
+import type { ServerRecord } from '../../../../shared/domain.js';
 
-const hostDir = path.resolve(import.meta.dirname, '../../../electron/host');
+const hostDir = path.resolve(import.meta.dirname, '../../../../electron/host');
 
 describe('activityCode', () => {
   it('codes every literal message the host passes to addActivity', () => {
