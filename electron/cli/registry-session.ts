@@ -3,8 +3,8 @@
 // no servers: their state is what a running app or `serve` publishes (host/live-state.ts), or unknown.
 import type { GrantMode, Notice, Registry, RootAccess, RootId, RootView, ServerId, ServerRecord } from '../../shared/domain.js';
 import type { SecretPlacement } from '../../shared/secrets.js';
-import type { ProxyStatus } from '../host/proxy-status.js';
-import type { LiveApps } from '../host/live-state.js';
+import type { ProxyStatus } from '../host/status/proxy-status.js';
+import type { LiveApps } from '../host/status/live-state.js';
 import type { AddedRoots } from '../host/registry/registry-commands.js';
 import type { GrantChange, ServerInput } from '../host/registry/registry-edits.js';
 
@@ -47,11 +47,11 @@ export async function withRegistrySession<T>(configDir: string, use: (session: R
       import('../host/access/access-probe.js'),
       import('../host/access/exposure.js'),
       import('../host/registry/file-uri.js'),
-      import('../host/host-state.js'),
-      import('../host/proxy-status.js'),
+      import('../host/status/host-state.js'),
+      import('../host/status/proxy-status.js'),
       import('../host/registry/keyring-codec.js'),
       import('../host/registry/secret-codec.js'),
-      import('../host/live-state.js'),
+      import('../host/status/live-state.js'),
     ]);
   // The OS keychain where there is one: secrets are sealed, and `status` says where each is kept.
   const secrets = await openRegistryCodec(configDir);

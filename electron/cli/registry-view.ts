@@ -6,8 +6,8 @@
 import type { SecretPlacement } from '../../shared/secrets.js';
 import type { AccessState, ConnectionState, DrainView, LifecycleState, EraReason, Notice, PathMapping, Registry, RootAccess, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
-import type { ProxyStatus } from '../host/proxy-status.js';
-import { liveStateOf, type LiveApps } from '../host/live-state.js';
+import type { ProxyStatus } from '../host/status/proxy-status.js';
+import { liveStateOf, type LiveApps } from '../host/status/live-state.js';
 import type { RegistrySession } from './registry-session.js';
 import { rootLabels } from '../host/registry/root-labels.js';
 import { displayTransport } from './secret-values.js';

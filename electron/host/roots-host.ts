@@ -28,12 +28,12 @@ import type {
 import { CodedError } from '../../shared/result.js';
 import { type AccessMonitorOptions } from './access/access-monitor.js';
 import { AppConnections } from './connections/app-connections.js';
-import { appStatusFile, type AppKind, type AppStatus } from './app-status.js';
+import { appStatusFile, type AppKind, type AppStatus } from './status/app-status.js';
 import { ConsentRequests } from './connections/consent-requests.js';
 import { ExposureTracker, type ExposureChange } from './access/exposure-tracker.js';
 import { describeGrantChanges, grantChanges } from './connections/grant-changes.js';
-import { HostStateView } from './host-state.js';
-import { ProxyWatch } from './proxy-watch.js';
+import { HostStateView } from './status/host-state.js';
+import { ProxyWatch } from './status/proxy-watch.js';
 import { RefetchWaiters } from './connections/refetch-waiters.js';
 import { sandboxSupport } from './sandbox/probe-cache.js';
 import { RegistryCommands } from './registry/registry-commands.js';
@@ -42,7 +42,7 @@ import type { ServerInput, GrantChange } from './registry/registry-edits.js';
 import { RegistryModel, type RegistryChange } from './registry/registry-model.js';
 import type { StoreNotice } from './registry/registry-store.js';
 import type { SecretCodec } from './registry/secret-codec.js';
-import { StatusFileWriter } from './status-file.js';
+import { StatusFileWriter } from './status/status-file.js';
 import type { ConnectionHooks, ConnectionOptions } from './connections/server-connection.js';
 
 export interface RootsHostOptions {

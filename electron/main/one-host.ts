@@ -1,8 +1,8 @@
-// The desktop app's side of "one app host per registry" (electron/host/app-host-claim.ts): it claims
+// The desktop app's side of "one app host per registry" (electron/host/status/app-host-claim.ts): it claims
 // the registry before starting any server; when `mcp-roots serve` (or an app on another Electron
 // profile) holds it, it says where that one is and quits instead of running every server twice.
 import { app, dialog } from 'electron';
-import { claimAppHost, type AppHostClaim, type AppHostHolder } from '../host/app-host-claim.js';
+import { claimAppHost, type AppHostClaim, type AppHostHolder } from '../host/status/app-host-claim.js';
 
 interface Words {
   title: string;

@@ -1,6 +1,6 @@
 // `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM. Resolves with
 // the exit code only after the server is closed and the host (with its child servers) is stopped.
-import { claimAppHost, describeHolder, type AppHostClaim } from '../host/app-host-claim.js';
+import { claimAppHost, describeHolder, type AppHostClaim } from '../host/status/app-host-claim.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { RootsHost } from '../host/roots-host.js';
 import { openBrowser } from './open-browser.js';

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import fs from 'node:fs';
 import path from 'node:path';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import { RegistryEditor } from '../../electron/host/registry/registry-commands.js';
 import { confineStdio, type ConfinedStdio } from '../../electron/host/sandbox/confine-stdio.js';
 import { probeSandbox, type SandboxSupport } from '../../electron/host/sandbox/sandbox-probe.js';

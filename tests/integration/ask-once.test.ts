@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import { REREADS_NOTE } from '../../electron/host/connections/roots-session.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';

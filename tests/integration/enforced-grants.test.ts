@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import { anyPathServer } from '../support/confined-client.js';
 import { addConnectedServer, addCountedServer, addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
 import { closeProxiedClients, proxiedClient, proxyStderr } from '../support/proxied-client.js';

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import type { TransportConfig } from '../../shared/domain.js';
 import { addRoot, editRegistry } from '../support/host-harness.js';
 import { startModernHttpServer, stopHttpServers } from '../support/http-fixture.js';

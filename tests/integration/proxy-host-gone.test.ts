@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../electron/host/registry/process-alive.js';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import { CLI_BIN, ensureBuilt, repoRoot } from '../support/cli.js';
 import { editRegistry } from '../support/host-harness.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';

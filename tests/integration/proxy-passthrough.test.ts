@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { addRoot, editRegistry } from '../support/host-harness.js';
 import { EVERYTHING_ENTRY, FILESYSTEM_ENTRY, removeTempDirs, tempDir, waitFor } from '../support/index.js';

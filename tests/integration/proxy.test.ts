@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../electron/host/registry/process-alive.js';
-import { listLiveProxies } from '../../electron/host/proxy-status.js';
+import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
 import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { useWith } from '../../electron/import/use-with.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';

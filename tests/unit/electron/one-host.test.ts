@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', async () => (await import('./electron-mock.js')).electronModule);
 
-import { appHostHolder, claimAppHost } from '../../../electron/host/app-host-claim.js';
+import { appHostHolder, claimAppHost } from '../../../electron/host/status/app-host-claim.js';
 import { claimRegistryOrQuit, oneHostWords } from '../../../electron/main/one-host.js';
 import { removeTempDirs, tempDir } from '../../support/index.js';
 import { electronMock, resetElectronMock } from './electron-mock.js';

@@ -2,7 +2,7 @@
 // proxy is gone (dead pid, or silent too long for its pid to be trusted).
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listLiveProxies, proxiesDir, proxyStatusFile, type ProxyStatus } from '../../../electron/host/proxy-status.js';
+import { listLiveProxies, proxiesDir, proxyStatusFile, type ProxyStatus } from '../../../electron/host/status/proxy-status.js';
 import { ProxyStatusWriter } from '../../../electron/proxy/proxy-status-writer.js';
 import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
 

@@ -19,12 +19,12 @@ import type {
   ServerId,
   ServerStatus,
   ServerView,
-} from '../../shared/domain.js';
-import { mapToServer, serverPathToUri } from './access/path-map.js';
-import { maskTransport } from '../../shared/secrets.js';
-import { argumentFolderViews } from './access/argument-folder-views.js';
-import type { Exposure } from './access/exposure.js';
-import { secretPlacements, type SecretCodec } from './registry/secret-codec.js';
+} from '../../../shared/domain.js';
+import { mapToServer, serverPathToUri } from '../access/path-map.js';
+import { maskTransport } from '../../../shared/secrets.js';
+import { argumentFolderViews } from '../access/argument-folder-views.js';
+import type { Exposure } from '../access/exposure.js';
+import { secretPlacements, type SecretCodec } from '../registry/secret-codec.js';
 
 export interface StateSources {
   configPath: string;

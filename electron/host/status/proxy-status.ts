@@ -3,8 +3,8 @@
 // and the read side: the proxies that are alive, as the app and the CLI show them.
 import path from 'node:path';
 import { z } from 'zod';
-import { ERA_REASONS, PROXY_STATES, type ProxiedSession } from '../../shared/domain.js';
-import type { ServerConfinement } from '../../shared/sandbox.js';
+import { ERA_REASONS, PROXY_STATES, type ProxiedSession } from '../../../shared/domain.js';
+import type { ServerConfinement } from '../../../shared/sandbox.js';
 import { readLiveStatusFiles, type ReadStatusOptions } from './status-file.js';
 
 const confinementState = z.enum(['enforced', 'advisory', 'off']);

@@ -2,11 +2,11 @@
 // "disabled" from the registry, "unknown" when no live process reports; files of dead processes go.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Registry, ServerStatus } from '../../../shared/domain.js';
-import { appStatusFile, readAppStatus, type AppStatus } from '../../../electron/host/app-status.js';
-import { liveAppsOf, liveStateOf } from '../../../electron/host/live-state.js';
-import { StatusFileWriter } from '../../../electron/host/status-file.js';
-import { removeTempDirs, tempDir, waitFor } from '../../support/index.js';
+import type { Registry, ServerStatus } from '../../../../shared/domain.js';
+import { appStatusFile, readAppStatus, type AppStatus } from '../../../../electron/host/status/app-status.js';
+import { liveAppsOf, liveStateOf } from '../../../../electron/host/status/live-state.js';
+import { StatusFileWriter } from '../../../../electron/host/status/status-file.js';
+import { removeTempDirs, tempDir, waitFor } from '../../../support/index.js';
 
 afterEach(() => removeTempDirs());
 

@@ -2,7 +2,7 @@
 // (`mcp-roots status`): each server's state from the app or `serve` that runs it. A server no live
 // app reports on is "unknown" (it may run behind a proxy, whose sessions are listed on their own, or
 // not at all); a disabled one is "disabled", which the registry itself says.
-import type { ConnectionState, Registry, ServerId, ServerStatus } from '../../shared/domain.js';
+import type { ConnectionState, Registry, ServerId, ServerStatus } from '../../../shared/domain.js';
 import { liveServerStatus, readAppStatus, type AppKind, type AppStatus } from './app-status.js';
 
 export interface LiveApps {

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appHostClaimFile, appHostHolder, claimAppHost } from '../../../electron/host/app-host-claim.js';
-import { removeTempDirs, tempDir } from '../../support/index.js';
+import { appHostClaimFile, appHostHolder, claimAppHost } from '../../../../electron/host/status/app-host-claim.js';
+import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {

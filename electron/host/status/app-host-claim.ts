@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { RUNNING_DIR, type AppKind } from './app-status.js';
-import { isProcessAlive } from './registry/process-alive.js';
+import { isProcessAlive } from '../registry/process-alive.js';
 
 const holderSchema = z.object({
   pid: z.number().int().positive(),

@@ -4,7 +4,7 @@
 // it says "unknown" rather than guess.
 import path from 'node:path';
 import { z } from 'zod';
-import type { ServerId, ServerStatus } from '../../shared/domain.js';
+import type { ServerId, ServerStatus } from '../../../shared/domain.js';
 import { readLiveStatusFiles, type ReadStatusOptions } from './status-file.js';
 
 export const RUNNING_DIR = 'running';

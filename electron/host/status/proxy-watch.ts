@@ -3,7 +3,7 @@
 // without cleaning up.
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import type { ProxiedSession } from '../../shared/domain.js';
+import type { ProxiedSession } from '../../../shared/domain.js';
 import { listLiveProxies, proxiedSession, proxiesDir } from './proxy-status.js';
 
 const POLL_MS = 2000;

@@ -8,7 +8,7 @@ import { writeFileSync as atomicWriteFileSync } from 'atomically';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { isProcessAlive } from './registry/process-alive.js';
+import { isProcessAlive } from '../registry/process-alive.js';
 
 /** A writer rewrites its file at least this often. */
 export const STATUS_HEARTBEAT_MS = 15_000;
