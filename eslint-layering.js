@@ -15,7 +15,39 @@ const NODE = /^(node:|(fs|path|os|child_process|crypto|url|events|stream|http|ht
  */
 export const LAYERS = {
   shared: { folders: [], node: false, electron: false, react: false, packages: ['zod'] },
-  'electron/host': { folders: ['shared'], node: true, electron: false, react: false },
+  // electron/host in rooms (#21 item 5), bottom first. A room imports only the rooms below it;
+  // the top of electron/host (roots-host.ts, the composition root, and contract-handlers.ts) sees
+  // every room and no room sees it. A folder naming `electron/host` (below) may import its rooms.
+  'electron/host/sandbox': { folders: ['shared'], node: true, electron: false, react: false },
+  'electron/host/registry': { folders: ['shared'], node: true, electron: false, react: false },
+  'electron/host/access': { folders: ['shared', 'electron/host/registry', 'electron/host/sandbox'], node: true, electron: false, react: false },
+  'electron/host/launch': {
+    folders: ['shared', 'electron/host/access', 'electron/host/registry', 'electron/host/sandbox'],
+    node: true,
+    electron: false,
+    react: false,
+  },
+  'electron/host/connections': {
+    folders: ['shared', 'electron/host/launch', 'electron/host/access', 'electron/host/registry', 'electron/host/sandbox'],
+    node: true,
+    electron: false,
+    react: false,
+  },
+  'electron/host/status': { folders: ['shared', 'electron/host/access', 'electron/host/registry'], node: true, electron: false, react: false },
+  'electron/host': {
+    folders: [
+      'shared',
+      'electron/host/sandbox',
+      'electron/host/registry',
+      'electron/host/access',
+      'electron/host/launch',
+      'electron/host/connections',
+      'electron/host/status',
+    ],
+    node: true,
+    electron: false,
+    react: false,
+  },
   'electron/import': { folders: ['shared', 'electron/host'], node: true, electron: false, react: false },
   'electron/proxy': { folders: ['shared', 'electron/host'], node: true, electron: false, react: false },
   'electron/serve': { folders: ['shared', 'electron/host', 'electron/import'], node: true, electron: false, react: false },
@@ -36,19 +68,50 @@ export const LAYERS = {
   '.': 'any',
 };
 
+/**
+ * A back arrow (a folder that may import, through others, a folder that may import it) would let
+ * two rooms lean on each other, and the picture the folders draw would lie: refuse the table.
+ */
+export function backArrows(layers) {
+  const found = [];
+  const edges = (layer) => (typeof layers[layer] === 'object' ? layers[layer].folders : []);
+  const state = new Map();
+  const visit = (layer, trail) => {
+    if (state.get(layer) === 'done') return;
+    if (state.get(layer) === 'open') {
+      found.push([...trail.slice(trail.indexOf(layer)), layer].join(' -> '));
+      return;
+    }
+    state.set(layer, 'open');
+    for (const next of edges(layer)) visit(next, [...trail, layer]);
+    state.set(layer, 'done');
+  };
+  for (const layer of Object.keys(layers)) visit(layer, []);
+  return found;
+}
+
+const cycles = backArrows(LAYERS);
+if (cycles.length > 0) throw new Error(`eslint-layering.js: back arrows between folders: ${cycles.join('; ')}`);
+
 function layerOf(file) {
   const relative = path.relative(root, file).split(path.sep).join('/');
   if (!relative.includes('/')) return '.';
-  const [first, second] = relative.split('/');
-  if (first === 'electron') return second !== undefined && relative.split('/').length > 2 ? `electron/${second}` : undefined;
+  const parts = relative.split('/');
+  const [first, second, third] = parts;
+  // electron/host/<room>/…: the room; electron/host/x.ts: the top of the host.
+  if (first === 'electron' && second === 'host' && parts.length > 3) return `electron/host/${third}`;
+  if (first === 'electron') return second !== undefined && parts.length > 2 ? `electron/${second}` : undefined;
   return first;
 }
+
+/** Whether `folders` lets a file import from `target`: a folder, or a room of a folder it names. */
+const allows = (folders, target) => folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
 function describeImport(layer, rules, source, file) {
   if (source.startsWith('.')) {
     const target = layerOf(path.resolve(path.dirname(file), source));
     if (target === undefined) return `"${source}" leads outside any known folder.`;
-    if (target === layer || rules.folders.includes(target)) return undefined;
+    if (target === layer || allows(rules.folders, target)) return undefined;
     return `${layer}/ may not import ${target}/ (it may import: ${[layer, ...rules.folders].join(', ')}).`;
   }
   if (NODE.test(source)) return rules.node ? undefined : `${layer}/ may not import Node's "${source}".`;

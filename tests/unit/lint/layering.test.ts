@@ -1,5 +1,6 @@
 // The layering lint, run through ESLint itself on code placed (virtually) in each folder.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -22,16 +23,34 @@ describe('layering', () => {
     ['renderer/src/x.ts', "import { dispatch } from '../../electron/host/contract-handlers.js'; export const a = dispatch;", /renderer\/ may not import electron\/host/],
     ['electron/preload/x.ts', "import fs from 'node:fs'; export const a = fs;", /electron\/preload\/ may not import Node/],
     ['electron/brand-new/x.ts', 'export const a = 1;', /without a layering rule/],
+    // The host's rooms: only downwards, and none back up to the composition root.
+    ['electron/host/registry/x.ts', "import { ServerConnection } from '../connections/server-connection.js'; export const a = ServerConnection;", /electron\/host\/registry\/ may not import electron\/host\/connections/],
+    ['electron/host/launch/x.ts', "import { AppConnections } from '../connections/app-connections.js'; export const a = AppConnections;", /electron\/host\/launch\/ may not import electron\/host\/connections/],
+    ['electron/host/sandbox/x.ts', "import { computeExposure } from '../access/exposure.js'; export const a = computeExposure;", /electron\/host\/sandbox\/ may not import electron\/host\/access/],
+    ['electron/host/status/x.ts', "import { RootsHost } from '../roots-host.js'; export const a = RootsHost;", /electron\/host\/status\/ may not import electron\/host\//],
+    ['electron/host/brand-new-room/x.ts', 'export const a = 1;', /without a layering rule/],
   ])('%s: %s is refused', async (file, code, message) => {
     expect(await problems(file, code)).toEqual([expect.stringMatching(message)]);
   });
 
   it.each([
     ['electron/proxy/x.ts', "import { RootsHost } from '../host/roots-host.js'; export const a = RootsHost;"],
+    ['electron/proxy/x.ts', "import { prepareStart } from '../host/launch/stdio-start.js'; export const a = prepareStart;"],
+    ['electron/host/connections/x.ts', "import { RegistryModel } from '../registry/registry-model.js'; import { planBwrap } from '../sandbox/bwrap-plan.js'; export const a = [RegistryModel, planBwrap];"],
+    ['electron/host/x.ts', "import { buildHostState } from './status/host-state.js'; export const a = buildHostState;"],
     ['electron/main/x.ts', "import { app } from 'electron'; import { runProxy } from '../proxy/run-proxy.js'; export const a = [app, runProxy];"],
     ['shared/x.ts', "import { z } from 'zod'; export const a = z;"],
     ['tests/unit/x.test.ts', "import { app } from 'electron'; import fs from 'node:fs'; export const a = [app, fs];"],
   ])('%s: allowed', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
+  });
+
+  it('refuses a table with a back arrow between folders', async () => {
+    type Layers = Record<string, { folders: string[] } | 'any'>;
+    const layering = (await import(pathToFileURL(path.join(repoRoot, 'eslint-layering.js')).href)) as { backArrows: (layers: object) => string[]; LAYERS: Layers };
+    const { backArrows, LAYERS } = layering;
+    expect(backArrows(LAYERS)).toEqual([]);
+    const rule = { node: true, electron: false, react: false };
+    expect(backArrows({ a: { ...rule, folders: ['b'] }, b: { ...rule, folders: ['c'] }, c: { ...rule, folders: ['a'] } })).toEqual(['a -> b -> c -> a']);
   });
 });
