@@ -41,7 +41,7 @@ import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
 import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
-import { protectRoots, releasePlaceholders, type Placeholder } from './protected-paths.js';
+import { claimPaths, protectRoots, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { removeCgroup } from './server-cgroup.js';
 import { sandboxSupport } from './probe-cache.js';
@@ -204,6 +204,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
 
   let identities = new Map<string, PathIdentity>();
   const placeholders: Placeholder[] = [];
+  /** This start's claim on the protected paths it plans now (protected-paths.ts claimPaths), ended by release(). */
+  let unclaim: () => void = () => undefined;
   // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
   const pasta = support.kind === 'bwrap' && options.network ? support.privateNetwork?.pasta : undefined;
   const filterRules: SeccompRules = { denyUnixSockets: options.network && pasta === undefined };
@@ -225,6 +227,10 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const protectedFor = (list: readonly GrantedFolder[]) => {
       const { paths, made } = protectRoots(list, os.homedir(), placeholders);
       placeholders.push(...made);
+      // The newest set replaces this start's claim: a live change's revoke lets go of what it left.
+      const previous = unclaim;
+      unclaim = claimPaths(paths);
+      previous();
       return paths;
     };
     const startProtected = protectedFor(roots);
@@ -367,6 +373,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     },
     live,
     release: async () => {
+      unclaim();
       await releasePlaceholders(placeholders);
       removeCgroup(limits.cgroup);
     },

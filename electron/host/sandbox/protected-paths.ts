@@ -97,6 +97,11 @@ export function protectedPaths(input: ProtectedPathInput): string[] {
 }
 
 /** The root itself and every repository below it, within a bounded search. */
+/** A folder with a `.git` (folder or file): a repository, whose missing protected names are held. */
+function isRepository(folder: string): boolean {
+  return fs.existsSync(path.join(folder, '.git'));
+}
+
 function projectFolders(root: string): string[] {
   const projects = [root];
   let budget = REPO_SEARCH_BUDGET;
@@ -258,7 +263,10 @@ export function holdMissing(input: ProtectedPathInput, held: readonly Placeholde
   for (const root of input.writableRoots) {
     const kept = keptFor(input, root);
     if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) hold(input.home, entry);
-    for (const project of projectFolders(root)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
+    // Repositories only: a placeholder is a mount in every start and an empty file in the person's
+    // folder, and every plain folder granted read-write paid ~15 of each (100 folders took minutes to
+    // start under the holder). A plain folder's missing names stay creatable (SECURITY.md says so).
+    for (const project of projectFolders(root).filter(isRepository)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
   }
   return made;
 }
@@ -306,6 +314,29 @@ function mountedElsewhere(): Set<string> {
  * the person wrote there meanwhile is theirs and stays. Looks every 250 ms while the server exits,
  * then every 5 s for as long as another sandbox holds one (~3 ms a look), never keeping this process up.
  */
+/**
+ * The protected paths each start of this process planned to bind, counted: a placeholder an earlier
+ * start made is, to the next start of the same server, an existing protected name it binds. The
+ * earlier start's release must leave it while a later one still plans or holds it (a restart at once
+ * found it removed between its plan and its spawn: "gone since its sandbox was planned").
+ */
+const claims = new Map<string, number>();
+
+/** Counts these paths as planned by one start; call the result when that start is over. */
+export function claimPaths(paths: readonly string[]): () => void {
+  for (const p of paths) claims.set(p, (claims.get(p) ?? 0) + 1);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    for (const p of paths) {
+      const left = (claims.get(p) ?? 1) - 1;
+      if (left > 0) claims.set(p, left);
+      else claims.delete(p);
+    }
+  };
+}
+
 export function releasePlaceholders(placeholders: readonly Placeholder[]): Promise<void> {
   let left = [...placeholders];
   const quickUntil = Date.now() + 10_000;
@@ -313,7 +344,7 @@ export function releasePlaceholders(placeholders: readonly Placeholder[]): Promi
     const sweep = () => {
       const mounted = left.length > 0 ? mountedElsewhere() : new Set<string>();
       left = left.filter((placeholder) => {
-        if (mounted.has(placeholder.path)) return true;
+        if (mounted.has(placeholder.path) || claims.has(placeholder.path)) return true;
         removeIfUnchanged(placeholder);
         return false;
       });

@@ -64,8 +64,13 @@ export interface CgroupLimits {
  * The server's own cgroup with its limits written, or undefined where none can be made here.
  * `selfCgroup` is /proc/self/cgroup's text (tests pass another).
  */
+/** Starts given a cgroup by this process: the last part of each one's name. */
+let starts = 0;
+
 export function serverCgroup(serverKey: string, limits: CgroupLimits, selfCgroup: string = readSelfCgroup()): ServerCgroup | undefined {
-  const name = `mcp-roots-${serverKey.replace(/[^a-zA-Z0-9._-]/g, '_')}`;
+  // One per start, not per server: a server that restarts at once (a crash, a grant) must not find its
+  // new cgroup removed by the previous start's cleanup, which runs once that start's processes are gone.
+  const name = `mcp-roots-${serverKey.replace(/[^a-zA-Z0-9._-]/g, '_')}-${process.pid}-${++starts}`;
   const v1Pids = ownCgroup('pids', selfCgroup);
   if (v1Pids !== undefined && fs.existsSync(path.join(ROOT, 'pids', 'cgroup.procs'))) {
     const pids = childFolder(path.join(ROOT, 'pids', v1Pids), name);

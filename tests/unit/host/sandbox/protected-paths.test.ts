@@ -88,6 +88,7 @@ describe('holdMissing and releasePlaceholders', () => {
 
   it('leaves what the person wrote into a placeholder meanwhile, and what replaced it', async () => {
     const root = tempDir('grant-');
+    fs.mkdirSync(path.join(root, '.git'));
     const made = holdMissing({ writableRoots: [root], home: '/nonexistent-home' });
     fs.writeFileSync(path.join(root, '.gitmodules'), '[submodule "lib"]\n');
     fs.writeFileSync(path.join(root, '.vscode', 'settings.json'), '{}');
@@ -99,6 +100,12 @@ describe('holdMissing and releasePlaceholders', () => {
     // Another file (another inode) at the name is not the placeholder.
     expect(fs.existsSync(path.join(root, '.npmrc'))).toBe(true);
     expect(fs.existsSync(path.join(root, '.claude'))).toBe(false);
+  });
+
+  it('makes none in a plain folder (not a repository): a placeholder is a mount and an empty file each', () => {
+    const root = tempDir('plain-');
+    expect(holdMissing({ writableRoots: [root], home: '/nonexistent-home' })).toEqual([]);
+    expect(fs.readdirSync(root)).toEqual([]);
   });
 
   it('makes nothing where its existence would change what runs (bash start-up files), nor inside a missing .git', () => {
