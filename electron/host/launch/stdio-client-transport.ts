@@ -195,6 +195,10 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
       });
       // Counted now: close() empties the list.
       const first = 3 + descriptors.fds.length;
+      // The extra pipes (bwrap's --block-fd) end with the child: a reset then is expected, and an
+      // 'error' without a listener would be thrown at the whole process (seen: ECONNRESET when a
+      // network-on server was killed during one-writer-stress).
+      for (const stream of child.stdio.slice(first, first + (descriptors.pipes ?? 0))) stream?.on('error', () => undefined);
       child.on('spawn', () => {
         // The child holds its own copies now; ours would keep the folders open for nothing.
         descriptors.close();
