@@ -13,5 +13,7 @@ export function tempDir(prefix = 'mcp-roots-'): string {
 }
 
 export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  // Retried: a proxy that is still exiting may write its last status file into a folder being
+  // removed (ENOTEMPTY, seen once in CI after proxy-refusals had passed).
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
