@@ -62,10 +62,20 @@ describe('messages', () => {
     const server = await host.addServer({ name: 'everything', transport: everythingServer(), enabled: true, sharing: true });
     await waitConnected(host, server.id);
     // Where the OS sandbox runs here: its check is logged, and must not stay English.
-    await waitFor(() => host.activity(server.id).some((entry) => entry.message.startsWith('Sandbox verified')), { what: 'the sandbox check', timeoutMs: 15_000 });
+    const verified = await waitFor(() => host.activity(server.id).find((entry) => entry.message.startsWith('Sandbox verified')), { what: 'the sandbox check', timeoutMs: 15_000 });
     await page.getByRole('tab', { name: /^Server/ }).click();
     const activity = page.getByRole('list', { name: 'Aktivität' });
-    await activity.getByText(/^Sandbox geprüft \(PID \d+\): 0 Ordner wie freigegeben eingebunden, jeweils genau der geprüfte Ordner; 0 geschützte Pfade schreibgeschützt; \/proc\/sys schreibgeschützt; Schlüsselbunde, Mount-Aufrufe und Unix-Sockets verweigert; die geprüften Dateien außerhalb der Freigaben sind verborgen\.$/).waitFor();
+    // Network on: in a network of its own (pasta) Unix sockets are allowed, sharing the host's they are refused.
+    const sockets = verified.message.includes('Unix sockets refused')
+      ? 'Schlüsselbunde, Mount-Aufrufe und Unix-Sockets verweigert'
+      : 'Schlüsselbunde und Mount-Aufrufe verweigert; ein eigenes Netz, in dem es die Unix-Sockets des Rechners \\(X11, D-Bus\\) nicht gibt';
+    await activity
+      .getByText(
+        new RegExp(
+          `^Sandbox geprüft \\(PID \\d+\\): 0 Ordner wie freigegeben eingebunden, jeweils genau der geprüfte Ordner; 0 geschützte Pfade schreibgeschützt; \\/proc\\/sys schreibgeschützt; ${sockets}; die geprüften Dateien außerhalb der Freigaben sind verborgen\\.$`,
+        ),
+      )
+      .waitFor();
     expect(await activity.innerText()).not.toContain('Sandbox verified');
     await lookEverywhere(page, 'messages-activity-de', { sizes: SCREEN_SIZES, inView: () => activity.scrollIntoViewIfNeeded() });
   });

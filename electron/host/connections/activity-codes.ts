@@ -44,9 +44,11 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],
   // server-connection.ts's verifyConfinement, with self-check.ts's detail.
   [
-    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; (?:[^;]*; )*seccomp filter on \(keyrings, mount calls, Unix sockets refused\)(?:; .*)?$/s,
+    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; (?:[^;]*; )*seccomp filter on \(keyrings, mount calls(, Unix sockets refused)?\)(?:; .*)?$/s,
     'sandbox-verified',
-    (m) => ({ pid: m[1]!, count: Number(m[2]), protected: Number(m[3]) }),
+    // Unix sockets are refused where the server shares the host's network, and allowed in a network of its own
+    // (the host's abstract sockets do not exist there): two wordings of one fact.
+    (m) => ({ pid: m[1]!, count: Number(m[2]), protected: Number(m[3]), sockets: m[4] ? 'refused' : 'own-network' }),
   ],
   [/^Stopped: its sandbox could not be verified \((.*)\)\. It was not run unconfined\. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding\.$/s, 'sandbox-unverified', (m) => ({ detail: m[1]! })],
   // live-grants.ts: a change mounted in the running sandbox, or the restart it needed instead.

@@ -91,5 +91,6 @@ function activityWhat(t: Translate, entry: ActivityEntry): string {
   const params = entry.params ?? {};
   // A connect without a server name says only the protocol.
   if (entry.code === 'connected' && !params.server) return t('activityMsg.connectedBare', params);
+  if (entry.code === 'sandbox-verified' && params.sockets === 'own-network') return t('activityMsg.sandboxVerifiedOwnNetwork', params);
   return t(key, params);
 }

@@ -583,6 +583,7 @@ export const zhCN: Dictionary = {
   'activityMsg.heldSetup': '不再定时重试：无法为沙箱准备它的命令行。当它的授权或设置更改时，或点击“重新连接”时，它会重新启动。',
   'activityMsg.configChanged': '服务器设置已更改。',
   'activityMsg.sandboxVerified': { other: '沙盒已验证（PID {pid}）：{count} 个文件夹按授权挂载，且都是经过检查的那个文件夹；{protected} 个受保护路径为只读；/proc/sys 为只读；密钥环、挂载调用和 Unix 套接字均被拒绝；检查过的授权之外的文件均不可见。' },
+  'activityMsg.sandboxVerifiedOwnNetwork': { other: '沙盒已验证（PID {pid}）：{count} 个文件夹按授权挂载，且都是经过检查的那个文件夹；{protected} 个受保护路径为只读；/proc/sys 为只读；密钥环和挂载调用均被拒绝；使用独立的网络，本机的 Unix 套接字（X11、D-Bus）在其中不存在；检查过的授权之外的文件均不可见。' },
   'activityMsg.liveApplied': '已即时生效，无需重新启动（{ms} 毫秒）；其沙盒已再次验证。已挂载：{mounted}。已卸载：{unmounted}。',
   'activityMsg.restartLive': '已重新启动：{reason}。',
   'activityMsg.sandboxUnverified': '已停止：无法验证其沙盒（{detail}）。它没有在沙盒外运行。请重新连接再试；如果再次失败，说明这台计算机上有东西妨碍沙盒生效。',
