@@ -32,6 +32,7 @@ import type { ServerLimits } from '../../../shared/server-limits.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
 import { FIRST_DESCRIPTOR, planBwrap } from './bwrap-plan.js';
 import type { GrantMount } from './grant-mounts.js';
+import { holderBatch, mountFlagsOf, writeHolderBatch } from './holder-batch.js';
 import { holderArgs } from './holder-launch.js';
 import { LiveMounts } from './live-mounts.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
@@ -128,6 +129,9 @@ const hostFacts = {
   },
 };
 
+/** Holder starts of this process: each writes its batch to a folder of its own. */
+let holderStarts = 0;
+
 /** The server's private folders, created if missing (0700: other local users have no business there). */
 export function privateFolders(dataDir: string, serverId: string): { home: string; tmp: string; stage: string } {
   const base = path.join(dataDir, 'sandbox', 'servers', serverId.replace(/[^a-zA-Z0-9._-]/g, '_'));
@@ -214,6 +218,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let mounts: () => SandboxMount[];
   let live: LiveGrants = { available: false, reason: support.kind === 'bwrap' ? 'not probed' : 'grants reach a running server only on Linux' };
   let liveMounts: LiveMounts | undefined;
+  /** Where this start's holder reads its mounts from (holder-batch.ts). */
+  let batchDir: string | undefined;
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   if (support.kind === 'bwrap') {
     // Unix sockets are refused where they could reach outside: with the host's network namespace
@@ -297,7 +303,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
         { grantMounts: plan.grantMounts, identities: grantIdentities },
       );
       // With a private network the holder makes the network namespace too, and pasta joins it (private-network.ts).
-      const argv = [...plan.prefix, ...holderArgs({ unshare: holderSupport.unshare, stage, grantMounts: plan.grantMounts, identities: grantIdentities, tmpBytes: limits.tmpBytes, network: pasta !== undefined }), ...plan.bwrapCommand];
+      // The start's mounts go to the holder as files (holder-batch.ts), one folder per start, removed by release().
+      const dir = path.join(path.dirname(stage), `holder-${process.pid}-${++holderStarts}`);
+      writeHolderBatch(dir, holderBatch({ stage, grantMounts: plan.grantMounts, identities: grantIdentities, flagsOf: mountFlagsOf() }));
+      batchDir = dir;
+      const argv = [...plan.prefix, ...holderArgs({ unshare: holderSupport.unshare, stage, batch: dir, tmpBytes: limits.tmpBytes, network: pasta !== undefined }), ...plan.bwrapCommand];
       spawn = { command: argv[0] as string, args: argv.slice(1), env: plan.env };
     } else {
       // A private network without a holder: unshare holds its namespaces in front (prlimit and bwrap exec in its place).
@@ -374,6 +384,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     live,
     release: async () => {
       unclaim();
+      if (batchDir) fs.rmSync(batchDir, { recursive: true, force: true });
       await releasePlaceholders(placeholders);
       removeCgroup(limits.cgroup);
     },

@@ -13,11 +13,13 @@
 //                  root: propagated mounts do not get bwrap's read-only flag and remounts do not
 //                  propagate, so a read-only grant is never visible read-write, not even for an instant
 //
-// Each folder is opened in the holder, checked to be the folder the plan saw (device and inode,
-// and its own path as the kernel names it: no symlink on the way), and bound from that descriptor,
-// never by a path resolved again later (as mount-descriptors.ts does for bwrap).
+// At start, every grant mount is made in one batch and read back before bwrap runs (holder-batch.ts).
+// For a live change, each folder is opened in the holder, checked to be the folder the plan saw
+// (device and inode, and its own path as the kernel names it: no symlink on the way), and bound
+// from that descriptor, never by a path resolved again later (as mount-descriptors.ts does for bwrap).
 import type { PathIdentity } from './mount-descriptors.js';
 import type { GrantMount } from './grant-mounts.js';
+import { batchCommands } from './holder-batch.js';
 
 /** A holder's exit status when a mount could not be made: the message on stderr says which. */
 export const HOLDER_FAILED = 97;
@@ -86,8 +88,8 @@ export function dropCommand(mountPath: string): string {
 export interface HolderInput {
   unshare: string;
   stage: string;
-  grantMounts: readonly GrantMount[];
-  identities: ReadonlyMap<string, PathIdentity>;
+  /** The folder holding the start's grant mounts as one batch (holder-batch.ts), written before the spawn. */
+  batch: string;
   /** The size of the sandbox's /tmp (resource-limits.ts), or undefined for tmpfs's default. */
   tmpBytes: number | undefined;
   /** A network namespace of its own too, for pasta to configure (private-network.ts); bwrap then shares it. */
@@ -103,7 +105,7 @@ export function holderArgs(input: HolderInput): string[] {
     // The sandbox's /tmp, here rather than bwrap's, so that roots below it can come and go.
     `mkdir "$S/root/tmp" && mount -n -t tmpfs -o ${input.tmpBytes ? `size=${input.tmpBytes},` : ''}mode=1777 tmp "$S/root/tmp" || fail "no /tmp"`,
     'mount -n --make-rshared "$S/root" || fail "no shared root"',
-    ...input.grantMounts.map((mount) => addCommand(mount, input.identities.get(mount.path))),
+    ...batchCommands({ dir: input.batch, stage: input.stage, quote: shellQuote }),
     'exec "$@"',
   ].join('\n');
   return [input.unshare, '-U', '-r', '-m', ...(input.network ? ['-n'] : []), '--propagation', 'private', '--', '/bin/sh', '-c', script, 'mcp-roots-holder'];

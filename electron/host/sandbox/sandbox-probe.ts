@@ -145,16 +145,17 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
 
 /**
  * A trial of the holder (holder-launch.ts): unshare makes a user + mount namespace, mounts a shared
- * tmpfs in it, and bwrap starts from there with the app's uid inside. nsenter, stat and readlink do
- * the live changes later; each must be there.
+ * tmpfs in it, and bwrap starts from there with the app's uid inside. xargs, stat and awk read a
+ * start's mounts back (holder-batch.ts); nsenter, stat and readlink do the live changes later; each
+ * must be there.
  */
 export async function probeHolder(bwrap: string, disableUserns: boolean, pathEnv: string | undefined, timeoutMs: number): Promise<HolderSupport> {
   const unshare = findOnPath('unshare', pathEnv);
   const nsenter = findOnPath('nsenter', pathEnv);
-  const missing = [['unshare', unshare], ['nsenter', nsenter], ['mount', findOnPath('mount', pathEnv)], ['umount', findOnPath('umount', pathEnv)], ['stat', findOnPath('stat', pathEnv)], ['readlink', findOnPath('readlink', pathEnv)]]
+  const missing = [['unshare', unshare], ['nsenter', nsenter], ['mount', findOnPath('mount', pathEnv)], ['umount', findOnPath('umount', pathEnv)], ['stat', findOnPath('stat', pathEnv)], ['readlink', findOnPath('readlink', pathEnv)], ['xargs', findOnPath('xargs', pathEnv)], ['awk', findOnPath('awk', pathEnv)]]
     .filter(([, found]) => !found)
     .map(([name]) => name);
-  if (!unshare || !nsenter || missing.length > 0) return { available: false, reason: `${missing.join(', ')} not found (util-linux and coreutils): a grant change restarts the server.` };
+  if (!unshare || !nsenter || missing.length > 0) return { available: false, reason: `${missing.join(', ')} not found (util-linux, coreutils, findutils, awk): a grant change restarts the server.` };
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
   const script = 'mount -n -t tmpfs -o size=4k holder-probe /tmp && mount -n --make-shared /tmp && exec "$@"';

@@ -50,11 +50,11 @@ describe('the holder', () => {
     expect(() => addCommand(root('/a'), undefined)).toThrow(/no identity/);
   });
 
-  it('runs from its own user and mount namespace, mounts the grants, then execs bwrap in place', () => {
-    const args = holderArgs({ unshare: '/usr/bin/unshare', stage: '/d/stage', grantMounts: [root('/a')], identities: new Map([['/a', { dev: 1, ino: 2, directory: true }]]), tmpBytes: 1024 });
+  it('runs from its own user and mount namespace, mounts the grants in one batch, then execs bwrap in place', () => {
+    const args = holderArgs({ unshare: '/usr/bin/unshare', stage: '/d/stage', batch: '/d/holder-1', tmpBytes: 1024 });
     expect(args.slice(0, 10)).toEqual(['/usr/bin/unshare', '-U', '-r', '-m', '--propagation', 'private', '--', '/bin/sh', '-c', expect.any(String)]);
     const script = args[9] as string;
-    expect(script).toContain(`add '/a' 1:2 rw d`);
+    expect(script).toContain(`mount -n -c -a -T '/d/holder-1'/fstab`);
     expect(script).toContain('size=1024,mode=1777 tmp');
     expect(script.trim().endsWith('exec "$@"')).toBe(true);
   });
