@@ -32,6 +32,7 @@ interface WorldFacts {
   hooksEmpty: boolean;
   dataFolderInPlace: boolean;
   bareAsBefore: true | { before: string[]; after: string[] };
+  plainAfter: string[];
 }
 
 async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<WorldFacts> {
@@ -56,7 +57,8 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
         // socket file in its read-write grant is then a file the grant allows (path sockets are
         // governed by the mounts; SECURITY.md). Said by the check's detail, and only then expected.
         const privateNetwork = /network on through pasta/.test(facts.selfCheck.detail ?? '');
-        const allowed = privateNetwork ? ['make a Unix socket in its grant'] : [];
+        // Writing a note into a read-write grant is the grant working, not an escape.
+        const allowed = ['write a note in a plain folder (allowed: its grant is read-write)', ...(privateNetwork ? ['make a Unix socket in its grant'] : [])];
         for (const name of allowed) expect(facts.outcomes[name], name).toBe('ok');
         const escaped = Object.entries(facts.outcomes).filter(([name, outcome]) => !outcome.startsWith('ERROR') && !allowed.includes(name));
         expect(escaped, 'attempts that got through').toEqual([]);
@@ -76,6 +78,8 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
             'create missing .git/hooks/pre-commit',
             'create missing .vscode/tasks.json',
             'create missing .mcp.json',
+            'create missing .vscode/tasks.json in a plain folder',
+            'create missing .mcp.json in a plain folder',
           ]),
         );
         // The python3 helper ran: its refusals are the kernel's, not a missing interpreter.
@@ -83,6 +87,8 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
         expect(facts).toMatchObject({ registryStillConfines: true, gitConfigUntouched: true, hooksEmpty: true, dataFolderInPlace: true });
         // Missing protected names were held by placeholders, and those are gone again: nothing left in the person's repository.
         expect(facts.bareAsBefore).toBe(true);
+        // The plain folder too: its placeholders are gone, the note it was allowed to write stays.
+        expect(facts.plainAfter).toEqual(['note.txt']);
         // Class 8: the limits are in force (read by the self-check from /proc/<pid>/limits and its cgroup).
         // Root's tasks the kernel's rlimit never limits: as root (cgroup v1 writable here) a cgroup of its own does.
         if (route === 'app') {

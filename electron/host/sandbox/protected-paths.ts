@@ -97,11 +97,6 @@ export function protectedPaths(input: ProtectedPathInput): string[] {
 }
 
 /** The root itself and every repository below it, within a bounded search. */
-/** A folder with a `.git` (folder or file): a repository, whose missing protected names are held. */
-function isRepository(folder: string): boolean {
-  return fs.existsSync(path.join(folder, '.git'));
-}
-
 function projectFolders(root: string): string[] {
   const projects = [root];
   let budget = REPO_SEARCH_BUDGET;
@@ -263,10 +258,10 @@ export function holdMissing(input: ProtectedPathInput, held: readonly Placeholde
   for (const root of input.writableRoots) {
     const kept = keptFor(input, root);
     if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) hold(input.home, entry);
-    // Repositories only: a placeholder is a mount in every start and an empty file in the person's
-    // folder, and every plain folder granted read-write paid ~15 of each (100 folders took minutes to
-    // start under the holder). A plain folder's missing names stay creatable (SECURITY.md says so).
-    for (const project of projectFolders(root).filter(isRepository)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
+    // The granted folder itself and each repository found below it: the same projects whose existing
+    // names are held (protectedPaths). Each placeholder is a mount at start, made in one batch
+    // (holder-batch.ts), so a hundred plain folders cost a start no more than one.
+    for (const project of projectFolders(root)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
   }
   return made;
 }

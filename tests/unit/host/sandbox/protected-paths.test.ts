@@ -102,10 +102,14 @@ describe('holdMissing and releasePlaceholders', () => {
     expect(fs.existsSync(path.join(root, '.claude'))).toBe(false);
   });
 
-  it('makes none in a plain folder (not a repository): a placeholder is a mount and an empty file each', () => {
+  it('holds a plain granted folder too (not a repository), but not a plain folder below it', () => {
     const root = tempDir('plain-');
-    expect(holdMissing({ writableRoots: [root], home: '/nonexistent-home' })).toEqual([]);
-    expect(fs.readdirSync(root)).toEqual([]);
+    fs.mkdirSync(path.join(root, 'site'));
+    const made = holdMissing({ writableRoots: [root], home: '/nonexistent-home' }).map((placeholder) => placeholder.path);
+    expect(made).toEqual(expect.arrayContaining([path.join(root, '.vscode'), path.join(root, '.mcp.json')]));
+    // Inside a missing .git nothing is made: a plain folder stays one a server may `git init`.
+    expect(made.some((p) => /\/\.git(\/|$)/.test(p))).toBe(false);
+    expect(fs.readdirSync(path.join(root, 'site'))).toEqual([]);
   });
 
   it('makes nothing where its existence would change what runs (bash start-up files), nor inside a missing .git', () => {
