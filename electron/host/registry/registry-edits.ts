@@ -194,7 +194,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
           current.set(rootId, next);
         } else if (before !== undefined) {
           current.delete(rootId);
-          revoked.push({ serverId, rootId, mode: before });
+          revoked.push(grantPair(registry, serverId, rootId, before));
           changed++;
         }
       }
@@ -217,6 +217,8 @@ export interface GrantPair {
   serverId: ServerId;
   rootId: RootId;
   mode: GrantMode;
+  /** The protected names the person left writable in it (absent: none); an undo puts them back too. */
+  writable?: string[];
 }
 
 /** What a removal or a revoke took away: all it takes to put it back with the same ids, modes and places. */
@@ -229,8 +231,13 @@ export const grantKey = (pair: { serverId: ServerId; rootId: RootId }): string =
 
 function grantPairs(registry: Registry, keep: (serverId: ServerId, rootId: RootId) => boolean): GrantPair[] {
   return Object.entries(registry.grants).flatMap(([serverId, granted]) =>
-    Object.entries(granted).flatMap(([rootId, mode]) => (keep(serverId, rootId) ? [{ serverId, rootId, mode }] : [])),
+    Object.entries(granted).flatMap(([rootId, mode]) => (keep(serverId, rootId) ? [grantPair(registry, serverId, rootId, mode)] : [])),
   );
+}
+
+function grantPair(registry: Registry, serverId: ServerId, rootId: RootId, mode: GrantMode): GrantPair {
+  const writable = registry.servers.find((server) => server.id === serverId)?.writableByChoice?.[rootId];
+  return writable ? { serverId, rootId, mode, writable: [...writable] } : { serverId, rootId, mode };
 }
 
 /** The grants one registry holds and the next does not: revokes an undo must never overturn. */
@@ -240,7 +247,7 @@ export function revokedBetween(before: Registry, after: Registry): GrantPair[] {
 
 /**
  * The inverse of a removal or a revoke: the folders or the server come back with their ids, in their
- * places, with their grants and modes. A grant is not put back when its folder or server is gone,
+ * places, with their grants, modes and opt-ins (the protected names left writable). A grant is not put back when its folder or server is gone,
  * when it holds already (a newer decision stands), or when it is in `revokedSince`: revoked by the
  * person after the removal. A folder or server that was added again meanwhile (same path, same
  * name) is refused as a duplicate, and nothing is changed.
@@ -275,6 +282,7 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
       const held = grants[pair.serverId];
       if (!held || !rootIds.has(pair.rootId) || held[pair.rootId] !== undefined || revokedSince.has(grantKey(pair))) continue;
       grants[pair.serverId] = { ...grants[pair.serverId], [pair.rootId]: pair.mode };
+      if (pair.writable) servers = withOptIn(servers, pair.serverId, pair.rootId, pair.writable);
       touched.add(pair.serverId);
       restored++;
     }
@@ -289,8 +297,13 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
       );
     }
     if (restored === 0) return { registry, value: { restored } };
-    return { registry: { ...registry, roots, servers, grants }, value: { restored } };
+    // A server put back whole carries the opt-ins of grants that stay revoked: those go.
+    return { registry: dropChoicesOfGone({ ...registry, roots, servers, grants }), value: { restored } };
   };
+}
+
+function withOptIn(servers: ServerRecord[], serverId: ServerId, rootId: RootId, names: string[]): ServerRecord[] {
+  return servers.map((server) => (server.id === serverId ? { ...server, writableByChoice: { ...server.writableByChoice, [rootId]: [...names] } } : server));
 }
 
 export function updateSettings(patch: Partial<Settings>): Edit {
