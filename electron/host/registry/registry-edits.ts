@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../../shared/domain.js';
 import { CodedError } from '../../../shared/result.js';
 import type { ServerLimits } from '../../../shared/server-limits.js';
-import { dropChoicesOfGone } from './grant-opt-ins.js';
+import { dropChoicesOfGone, withChoice } from './grant-opt-ins.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
 export type Edit<T = void> = (registry: Registry) => { registry: Registry; value: T };
@@ -184,6 +184,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
     const grants = { ...registry.grants };
     let changed = 0;
     const revoked: GrantPair[] = [];
+    let servers = registry.servers;
     for (const serverId of serverIds) {
       const current = new Map<RootId, GrantMode>(Object.entries(grants[serverId] ?? {}));
       for (const rootId of rootIds) {
@@ -192,6 +193,8 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
           const next = mode ?? before ?? 'read-write';
           if (before !== next) changed++;
           current.set(rootId, next);
+          // A new grant starts protected, even where the file still holds a choice for it (a hand edit).
+          if (before === undefined) servers = withChoice(servers, serverId, rootId, undefined);
         } else if (before !== undefined) {
           current.delete(rootId);
           revoked.push(grantPair(registry, serverId, rootId, before));
@@ -208,7 +211,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
     }
     if (changed === 0) return { registry, value: { changed, revoked } };
     // A revoked grant's opt-ins go with it.
-    return { registry: dropChoicesOfGone({ ...registry, grants }), value: { changed, revoked } };
+    return { registry: dropChoicesOfGone({ ...registry, servers, grants }), value: { changed, revoked } };
   };
 }
 
@@ -282,7 +285,8 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
       const held = grants[pair.serverId];
       if (!held || !rootIds.has(pair.rootId) || held[pair.rootId] !== undefined || revokedSince.has(grantKey(pair))) continue;
       grants[pair.serverId] = { ...grants[pair.serverId], [pair.rootId]: pair.mode };
-      if (pair.writable) servers = withOptIn(servers, pair.serverId, pair.rootId, pair.writable);
+      // Exactly the names it had: none is none, whatever the file holds for it now.
+      servers = withChoice(servers, pair.serverId, pair.rootId, pair.writable);
       touched.add(pair.serverId);
       restored++;
     }
@@ -300,10 +304,6 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
     // A server put back whole carries the opt-ins of grants that stay revoked: those go.
     return { registry: dropChoicesOfGone({ ...registry, roots, servers, grants }), value: { restored } };
   };
-}
-
-function withOptIn(servers: ServerRecord[], serverId: ServerId, rootId: RootId, names: string[]): ServerRecord[] {
-  return servers.map((server) => (server.id === serverId ? { ...server, writableByChoice: { ...server.writableByChoice, [rootId]: [...names] } } : server));
 }
 
 export function updateSettings(patch: Partial<Settings>): Edit {

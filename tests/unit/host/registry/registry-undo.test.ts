@@ -140,5 +140,16 @@ describe('restoreRemoval', () => {
       expect(kept.registry).toBe(regranted);
       expect(optIns(kept.registry, s2)).toBeUndefined();
     });
+
+    it('comes back with exactly the names it had: none, when the file gained a choice for it meanwhile (a hand edit)', () => {
+      const { registry, a, s1 } = withOptIns();
+      const revoked = run(edits.setGrants([s1], [a], false), registry);
+      const handEdited: Registry = {
+        ...revoked.registry,
+        servers: revoked.registry.servers.map((server) => (server.id === s1 ? { ...server, writableByChoice: { ...server.writableByChoice, [a]: ['.bashrc'] } } : server)),
+      };
+      const back = run(edits.restoreRemoval({ kind: 'grants', grants: revoked.value.revoked }), handEdited);
+      expect(back.registry).toEqual(registry);
+    });
   });
 });
