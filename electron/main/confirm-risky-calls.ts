@@ -1,13 +1,15 @@
-// Two IPC calls could turn a compromised page into code execution or a clobbered file: a stdio
-// server with a launch line the registry does not hold yet (the app would run it), and "Use with…"
-// writing a file that is not one of the hosts' known configs. Before either runs, the person
-// confirms it in a native dialog, which the page can neither draw nor click. Everything else
-// passes straight through.
+// Three IPC calls could turn a compromised page into code execution or a clobbered file: a stdio
+// server with a launch line the registry does not hold yet (the app would run it), "Use with…"
+// writing a file that is not one of the hosts' known configs, and a grant's opt-in that leaves more
+// protected names (git hooks, editor tasks, shell rc files) writable by a server. Before any runs,
+// the person confirms it in a native dialog, which the page can neither draw nor click. Everything
+// else passes straight through.
 import path from 'node:path';
 import { dialog, type BrowserWindow, type MessageBoxOptions } from 'electron';
 import { contract, type Channel } from '../../shared/contract.js';
 import type { Registry, StdioTransportConfig, TransportConfig } from '../../shared/domain.js';
 import { HOST_LABELS, type HostKind } from '../../shared/import-types.js';
+import { optInProblem } from '../../shared/protected-names.js';
 import { fail, type Result } from '../../shared/result.js';
 import { unmaskTransport } from '../../shared/secrets.js';
 import { parseRootInput } from '../host/registry/file-uri.js';
@@ -15,7 +17,9 @@ import { configLocations } from '../import/config-locations.js';
 
 export type RiskyCall =
   | { kind: 'new-command'; server: string; transport: StdioTransportConfig }
-  | { kind: 'unknown-file'; file: string; host: HostKind };
+  | { kind: 'unknown-file'; file: string; host: HostKind }
+  /** `names`: only those not opted in already; `readOnly`: the grant is read-only for now. */
+  | { kind: 'writable-names'; server: string; folder: string; names: string[]; readOnly: boolean };
 
 /** Runs before dispatch: a failure Result stops the call, undefined lets it through. */
 export type CallConfirmation = (channel: Channel, payload: unknown) => Promise<Result<never> | undefined>;
@@ -48,6 +52,26 @@ export function riskOf(channel: Channel, payload: unknown, registry: Registry): 
       return undefined;
     }
     return isKnownHostConfig(parsed.data.host, file) ? undefined : { kind: 'unknown-file', file, host: parsed.data.host };
+  }
+  if (channel === 'grants.setWritable') {
+    const parsed = contract['grants.setWritable'].input.safeParse(payload ?? {});
+    // Names that are not protected ones: the edit refuses the whole call, whatever the registry.
+    if (!parsed.success || optInProblem(parsed.data.names) !== undefined) return undefined;
+    const { serverId, rootId, names } = parsed.data;
+    const server = registry.servers.find((s) => s.id === serverId);
+    const already = server?.writableByChoice?.[rootId] ?? [];
+    // Removing names narrows what the server may write: no question. Adding any widens it.
+    const added = names.filter((name) => !already.includes(name));
+    if (added.length === 0) return undefined;
+    // Asked even when this snapshot lacks the server or grant: a grant queued just before would be there when the edit runs.
+    const root = registry.roots.find((r) => r.id === rootId);
+    return {
+      kind: 'writable-names',
+      server: server?.name ?? serverId,
+      folder: root?.path ?? rootId,
+      names: added,
+      readOnly: registry.grants[serverId]?.[rootId] === 'read-only',
+    };
   }
   return undefined;
 }
@@ -91,6 +115,20 @@ export function confirmationDialog(risk: RiskyCall): MessageBoxOptions {
       ].join('\n'),
     };
   }
+  if (risk.kind === 'writable-names') {
+    return {
+      ...common,
+      buttons: ['Cancel', 'Leave writable'],
+      message: `Let "${risk.server}" change these protected paths in ${risk.folder}?`,
+      detail: [
+        ...risk.names,
+        '',
+        'Your tools run these files later (git hooks, editor tasks, agent and shell configs), so the server could make them run its code as you.',
+        ...(risk.readOnly ? ['The folder is read-only for this server now: this takes effect if you make it read-write.'] : []),
+        'Allow this only if you chose these paths for this server.',
+      ].join('\n'),
+    };
+  }
   return {
     ...common,
     buttons: ['Cancel', 'Write'],
@@ -116,9 +154,15 @@ export function confirmRiskyCalls(
       return fail('internal', `Could not ask for confirmation: ${(error as Error).message}`);
     }
     if (response === 1) return undefined;
-    return fail('unauthorized', risk.kind === 'new-command' ? 'You did not allow this command; nothing was changed.' : 'You did not allow writing this file; nothing was written.');
+    return fail('unauthorized', REFUSED[risk.kind]);
   };
 }
+
+const REFUSED: Record<RiskyCall['kind'], string> = {
+  'new-command': 'You did not allow this command; nothing was changed.',
+  'unknown-file': 'You did not allow writing this file; nothing was written.',
+  'writable-names': 'You did not allow leaving these paths writable; nothing was changed.',
+};
 
 function showMessageBox(window: BrowserWindow | undefined, options: MessageBoxOptions): Promise<{ response: number }> {
   return window && !window.isDestroyed() ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options);

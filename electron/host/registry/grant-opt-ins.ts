@@ -18,12 +18,21 @@ export function setWritableByChoice(serverId: ServerId, rootId: RootId, names: r
     if (problem) throw new CodedError('invalid-input', problem);
     // The list's own order, whatever the person's: files stay stable, and the UI shows one order.
     const sorted = PROTECTED_NAMES.filter((name) => names.includes(name));
-    const { [rootId]: _previous, ...others } = server.writableByChoice ?? {};
-    const choices = sorted.length > 0 ? { ...others, [rootId]: sorted } : others;
-    const { writableByChoice: _old, ...rest } = server;
-    const updated: ServerRecord = Object.keys(choices).length > 0 ? { ...rest, writableByChoice: choices } : rest;
-    return { registry: { ...registry, servers: registry.servers.map((s) => (s.id === serverId ? updated : s)) }, value: updated };
+    const servers = withChoice(registry.servers, serverId, rootId, sorted);
+    return { registry: { ...registry, servers }, value: servers.find((s) => s.id === serverId)! };
   };
+}
+
+/** The servers with the choice of one grant set to exactly `names` (undefined or empty: none). */
+export function withChoice(servers: ServerRecord[], serverId: ServerId, rootId: RootId, names: readonly string[] | undefined): ServerRecord[] {
+  return servers.map((server) => {
+    if (server.id !== serverId) return server;
+    const { [rootId]: previous, ...others } = server.writableByChoice ?? {};
+    if (!names?.length && previous === undefined) return server;
+    const choices = names?.length ? { ...others, [rootId]: [...names] } : others;
+    const { writableByChoice: _old, ...rest } = server;
+    return Object.keys(choices).length > 0 ? { ...rest, writableByChoice: choices } : rest;
+  });
 }
 
 /** The servers without the choices of grants that are gone (revoked, or their folder removed). */

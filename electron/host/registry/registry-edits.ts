@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../../shared/domain.js';
 import { CodedError } from '../../../shared/result.js';
 import type { ServerLimits } from '../../../shared/server-limits.js';
-import { dropChoicesOfGone } from './grant-opt-ins.js';
+import { dropChoicesOfGone, withChoice } from './grant-opt-ins.js';
 import { defaultRootName, type CanonicalRoot } from './file-uri.js';
 
 export type Edit<T = void> = (registry: Registry) => { registry: Registry; value: T };
@@ -184,6 +184,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
     const grants = { ...registry.grants };
     let changed = 0;
     const revoked: GrantPair[] = [];
+    let servers = registry.servers;
     for (const serverId of serverIds) {
       const current = new Map<RootId, GrantMode>(Object.entries(grants[serverId] ?? {}));
       for (const rootId of rootIds) {
@@ -192,9 +193,11 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
           const next = mode ?? before ?? 'read-write';
           if (before !== next) changed++;
           current.set(rootId, next);
+          // A new grant starts protected, even where the file still holds a choice for it (a hand edit).
+          if (before === undefined) servers = withChoice(servers, serverId, rootId, undefined);
         } else if (before !== undefined) {
           current.delete(rootId);
-          revoked.push({ serverId, rootId, mode: before });
+          revoked.push(grantPair(registry, serverId, rootId, before));
           changed++;
         }
       }
@@ -208,7 +211,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
     }
     if (changed === 0) return { registry, value: { changed, revoked } };
     // A revoked grant's opt-ins go with it.
-    return { registry: dropChoicesOfGone({ ...registry, grants }), value: { changed, revoked } };
+    return { registry: dropChoicesOfGone({ ...registry, servers, grants }), value: { changed, revoked } };
   };
 }
 
@@ -217,6 +220,8 @@ export interface GrantPair {
   serverId: ServerId;
   rootId: RootId;
   mode: GrantMode;
+  /** The protected names the person left writable in it (absent: none); an undo puts them back too. */
+  writable?: string[];
 }
 
 /** What a removal or a revoke took away: all it takes to put it back with the same ids, modes and places. */
@@ -229,8 +234,13 @@ export const grantKey = (pair: { serverId: ServerId; rootId: RootId }): string =
 
 function grantPairs(registry: Registry, keep: (serverId: ServerId, rootId: RootId) => boolean): GrantPair[] {
   return Object.entries(registry.grants).flatMap(([serverId, granted]) =>
-    Object.entries(granted).flatMap(([rootId, mode]) => (keep(serverId, rootId) ? [{ serverId, rootId, mode }] : [])),
+    Object.entries(granted).flatMap(([rootId, mode]) => (keep(serverId, rootId) ? [grantPair(registry, serverId, rootId, mode)] : [])),
   );
+}
+
+function grantPair(registry: Registry, serverId: ServerId, rootId: RootId, mode: GrantMode): GrantPair {
+  const writable = registry.servers.find((server) => server.id === serverId)?.writableByChoice?.[rootId];
+  return writable ? { serverId, rootId, mode, writable: [...writable] } : { serverId, rootId, mode };
 }
 
 /** The grants one registry holds and the next does not: revokes an undo must never overturn. */
@@ -240,7 +250,7 @@ export function revokedBetween(before: Registry, after: Registry): GrantPair[] {
 
 /**
  * The inverse of a removal or a revoke: the folders or the server come back with their ids, in their
- * places, with their grants and modes. A grant is not put back when its folder or server is gone,
+ * places, with their grants, modes and opt-ins (the protected names left writable). A grant is not put back when its folder or server is gone,
  * when it holds already (a newer decision stands), or when it is in `revokedSince`: revoked by the
  * person after the removal. A folder or server that was added again meanwhile (same path, same
  * name) is refused as a duplicate, and nothing is changed.
@@ -275,6 +285,8 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
       const held = grants[pair.serverId];
       if (!held || !rootIds.has(pair.rootId) || held[pair.rootId] !== undefined || revokedSince.has(grantKey(pair))) continue;
       grants[pair.serverId] = { ...grants[pair.serverId], [pair.rootId]: pair.mode };
+      // Exactly the names it had: none is none, whatever the file holds for it now.
+      servers = withChoice(servers, pair.serverId, pair.rootId, pair.writable);
       touched.add(pair.serverId);
       restored++;
     }
@@ -289,7 +301,8 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
       );
     }
     if (restored === 0) return { registry, value: { restored } };
-    return { registry: { ...registry, roots, servers, grants }, value: { restored } };
+    // A server put back whole carries the opt-ins of grants that stay revoked: those go.
+    return { registry: dropChoicesOfGone({ ...registry, roots, servers, grants }), value: { restored } };
   };
 }
 

@@ -71,4 +71,17 @@ describe('the export file', () => {
     expect(() => parseExport('{"mcpServers":{}}', 'f.json')).toThrow('f.json is not an mcp-roots export (written by `mcp-roots export`).');
     expect(() => parseExport(JSON.stringify({ ...document, servers: [{ name: 'x' }] }), 'f.json')).toThrow(/^f\.json is not a valid mcp-roots export: servers\.0\./);
   });
+
+  it('carries no grant’s opt-in (an imported grant starts protected), and a file that names one is not an export', () => {
+    const chosen = registry();
+    chosen.servers[0] = { ...chosen.servers[0]!, writableByChoice: { r1: ['.git/hooks'] } };
+    const document = exportRegistry(chosen, true);
+    expect(document.servers[0]?.grants).toEqual([{ path: '/data/project', mode: 'read-only' }]);
+    expect(JSON.stringify(document)).not.toMatch(/writable|\.git\/hooks/);
+    const smuggled = { ...document, servers: [{ ...document.servers[0], writableByChoice: { '/data/project': ['.git/hooks'] } }, document.servers[1]] };
+    expect(() => parseExport(JSON.stringify(smuggled), 'f.json')).toThrow(/^f\.json is not a valid mcp-roots export/);
+    const inGrant = { ...document, servers: [{ ...document.servers[0], grants: [{ path: '/data/project', mode: 'read-write', writable: ['.git/hooks'] }] }, document.servers[1]] };
+    expect(() => parseExport(JSON.stringify(inGrant), 'f.json')).toThrow(/^f\.json is not a valid mcp-roots export/);
+  });
 });
+

@@ -1,6 +1,7 @@
 // What a compromised page could do with a legitimate channel, confirmed by the person in a native
-// dialog first: run a program the registry does not hold yet, or have "Use with…" write a file
-// that is not one of the hosts' configs. Everything else passes without a dialog.
+// dialog first: run a program the registry does not hold yet, have "Use with…" write a file that
+// is not one of the hosts' configs, or leave more protected names writable in a grant. Everything
+// else passes without a dialog.
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -118,6 +119,80 @@ describe('"Use with…" writing a file', () => {
     expect(riskOf('useWith.apply', { host: 'vscode', serverIds: ['s'], workspace: '/work/p' }, registry)).toBeUndefined();
     // A preview writes nothing.
     expect(riskOf('useWith.preview', { host: 'vscode', serverIds: ['s'], file: path.join(home, '.bashrc') }, registry)).toBeUndefined();
+  });
+});
+
+describe('leaving protected names writable in a grant (grants.setWritable)', () => {
+  function registryWithOptIn(mode: 'read-write' | 'read-only', optedIn: string[]): Registry {
+    const registry = registryWith(npxFilesystem);
+    registry.roots = [{ id: 'r0', path: '/work/project', canonicalPath: '/work/project', name: 'project', addedAt: '2026-11-01T00:00:00.000Z' }];
+    registry.grants = { s0: { r0: mode } };
+    registry.servers = registry.servers.map((server) => (optedIn.length > 0 ? { ...server, writableByChoice: { r0: optedIn } } : server));
+    return registry;
+  }
+  const call = (names: string[]) => ({ serverId: 's0', rootId: 'r0', names });
+
+  it('is confirmed when it adds names, and the risk names the server, the folder and only the added names', () => {
+    expect(riskOf('grants.setWritable', call(['.vscode', '.git/hooks']), registryWithOptIn('read-write', []))).toEqual({
+      kind: 'writable-names',
+      server: 'server-0',
+      folder: '/work/project',
+      names: ['.vscode', '.git/hooks'],
+      readOnly: false,
+    });
+    expect(riskOf('grants.setWritable', call(['.vscode', '.git/hooks']), registryWithOptIn('read-write', ['.vscode']))).toMatchObject({
+      names: ['.git/hooks'],
+    });
+  });
+
+  it('needs no confirmation when it only keeps or removes names (that narrows what the server may write)', () => {
+    const registry = registryWithOptIn('read-write', ['.vscode', '.git/hooks']);
+    expect(riskOf('grants.setWritable', call(['.git/hooks', '.vscode']), registry)).toBeUndefined();
+    expect(riskOf('grants.setWritable', call(['.vscode']), registry)).toBeUndefined();
+    expect(riskOf('grants.setWritable', call([]), registry)).toBeUndefined();
+  });
+
+  it('is confirmed on a read-only grant too (the names take effect once it is read-write) and says so', () => {
+    const risk = riskOf('grants.setWritable', call(['.bashrc']), registryWithOptIn('read-only', []));
+    expect(risk).toMatchObject({ kind: 'writable-names', names: ['.bashrc'], readOnly: true });
+    expect(confirmationDialog(risk!).detail).toContain('read-only for this server now');
+  });
+
+  it('is confirmed even when the snapshot lacks the grant (one queued just before would exist when the edit runs)', () => {
+    expect(riskOf('grants.setWritable', { serverId: 's9', rootId: 'r9', names: ['.git/hooks'] }, registryWith())).toEqual({
+      kind: 'writable-names',
+      server: 's9',
+      folder: 'r9',
+      names: ['.git/hooks'],
+      readOnly: false,
+    });
+  });
+
+  it('is not asked for names that are not protected ones (the edit refuses the whole call)', () => {
+    expect(riskOf('grants.setWritable', call(['.git/hooks', 'src']), registryWithOptIn('read-write', []))).toBeUndefined();
+    expect(riskOf('grants.setWritable', { serverId: 's0' }, registryWithOptIn('read-write', []))).toBeUndefined();
+  });
+
+  it('says which server, which folder and which names, and what it means, with Cancel as the default', () => {
+    const options = confirmationDialog({ kind: 'writable-names', server: 'filesystem', folder: '/work/project', names: ['.git/hooks', '.vscode'], readOnly: false });
+    expect(options).toMatchObject({ type: 'warning', buttons: ['Cancel', 'Leave writable'], defaultId: 0, cancelId: 0 });
+    expect(options.message).toBe('Let "filesystem" change these protected paths in /work/project?');
+    expect(options.detail).toContain('.git/hooks\n.vscode');
+    expect(options.detail).toContain('Your tools run these files later');
+    expect(options.detail).toContain('run its code as you');
+    expect(options.detail).not.toContain('read-only');
+  });
+
+  it('stops the call when the person cancels, lets it through when they allow', async () => {
+    const confirm = confirmRiskyCalls(() => registryWithOptIn('read-write', []), () => undefined);
+    electronMock.dialog.showMessageBox.mockResolvedValueOnce({ response: 0, checkboxChecked: false });
+    expect(await confirm('grants.setWritable', call(['.git/hooks']))).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized', message: 'You did not allow leaving these paths writable; nothing was changed.' },
+    });
+    expect(electronMock.dialog.showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('"server-0"') }));
+    electronMock.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
+    expect(await confirm('grants.setWritable', call(['.git/hooks']))).toBeUndefined();
   });
 });
 

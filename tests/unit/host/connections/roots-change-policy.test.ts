@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTAINER_CONFINEMENT } from '../../../../electron/host/launch/docker-mounts.js';
 import type { ExposedFolder, Exposure } from '../../../../electron/host/access/exposure.js';
-import { decideRootsChange, forecastChange, mountsAreGrants, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
+import { decideRootsChange, describeConfigChange, forecastChange, mountsAreGrants, needsRestart, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
+import type { ServerRecord } from '../../../../shared/domain.js';
 
 const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });
 const exposure = (...folders: ExposedFolder[]): Exposure => ({
@@ -137,3 +138,33 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
     expect(forecastChange(live([folder('/a'), folder('/b')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'reask', revoke: 'reask' });
   });
 });
+
+describe('a grant’s opt-in (protected names left writable) and the running server', () => {
+  const record: ServerRecord = {
+    id: 's',
+    name: 's',
+    transport: { type: 'stdio', command: 'node', args: [], env: {} },
+    enabled: true,
+    sharing: true,
+    sandbox: true,
+    network: true,
+    askForFolders: true,
+    addedAt: '',
+  };
+  const withChoice = (choices: ServerRecord['writableByChoice']): ServerRecord => ({ ...record, writableByChoice: choices });
+
+  it('restarts it when a choice is made, narrowed or dropped with its revoked grant (the protected paths are bound at its start), and says why', () => {
+    const chosen = withChoice({ r: ['.git/hooks', '.vscode'] });
+    for (const [before, after] of [
+      [record, chosen],
+      [chosen, withChoice({ r: ['.vscode'] })],
+      // A revoke drops the grant's choice with it: the record changes, so it is a restart, not a live unmount.
+      [chosen, record],
+    ] as const) {
+      expect(needsRestart(before, after)).toBe(true);
+      expect(describeConfigChange(before, after)).toBe('The protected paths you chose to leave writable changed.');
+    }
+    expect(needsRestart(chosen, withChoice({ r: ['.git/hooks', '.vscode'] }))).toBe(false);
+  });
+});
+

@@ -45,4 +45,14 @@ describe('setWritableByChoice', () => {
     const readOnly = edits.setGrants([serverId], [rootId], true, 'read-only')(chosen).registry;
     expect(readOnly.servers[0]!.writableByChoice).toEqual({ [rootId]: ['.vscode'] });
   });
+
+  it('a choice the file holds for a folder not granted (a hand edit) is not taken by a later grant of it: that grant starts protected', () => {
+    const { registry, rootId, serverId } = granted();
+    const revoked = edits.setGrants([serverId], [rootId], false)(registry).registry;
+    const handEdited: Registry = { ...revoked, servers: revoked.servers.map((server) => ({ ...server, writableByChoice: { [rootId]: ['.git/hooks'] } })) };
+    const again = edits.setGrants([serverId], [rootId], true, 'read-write')(handEdited).registry;
+    expect(again.grants[serverId]).toEqual({ [rootId]: 'read-write' });
+    expect(again.servers[0]!.writableByChoice).toBeUndefined();
+  });
 });
+

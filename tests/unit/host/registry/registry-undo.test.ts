@@ -1,7 +1,8 @@
-// Undo: the inverse of a removal or a revoke puts back the same ids, places, grants and modes, and
-// never a grant the person revoked after the removal.
+// Undo: the inverse of a removal or a revoke puts back the same ids, places, grants, modes and
+// opt-ins, and never a grant the person revoked after the removal.
 import { describe, expect, it } from 'vitest';
 import * as edits from '../../../../electron/host/registry/registry-edits.js';
+import { setWritableByChoice } from '../../../../electron/host/registry/grant-opt-ins.js';
 import type { Registry } from '../../../../shared/domain.js';
 import { emptyRegistry } from '../../../../shared/registry-schema.js';
 
@@ -95,5 +96,60 @@ describe('restoreRemoval', () => {
     const taken = run(edits.addServer({ name: 's1', transport: stdio, enabled: true, sharing: true }), removed.registry).registry;
     expect(() => run(edits.restoreRemoval(removed.value), taken)).toThrow(/was added since/);
     expect(edits.revokedBetween(registry, run(edits.setGrants([s1], [a], false), registry).registry)).toEqual([{ serverId: s1, rootId: a, mode: 'read-only' }]);
+  });
+
+  describe('a grant with protected names left writable by choice', () => {
+    /** setup(), with .git/hooks and .vscode left writable in s1's read-write grant of b and .bashrc in s2's of c. */
+    function withOptIns() {
+      const world = setup();
+      let registry = setWritableByChoice(world.s1, world.b, ['.vscode', '.git/hooks'])(world.registry).registry;
+      registry = setWritableByChoice(world.s2, world.c, ['.bashrc'])(registry).registry;
+      return { ...world, registry };
+    }
+    const optIns = (registry: Registry, serverId: string) => registry.servers.find((server) => server.id === serverId)?.writableByChoice;
+
+    it('comes back from a revoke with its opt-in, exactly', () => {
+      const { registry, b, s1 } = withOptIns();
+      const revoked = run(edits.setGrants([s1], [b], false), registry);
+      expect(optIns(revoked.registry, s1)).toBeUndefined();
+      expect(revoked.value.revoked).toEqual([{ serverId: s1, rootId: b, mode: 'read-write', writable: ['.git/hooks', '.vscode'] }]);
+      const back = run(edits.restoreRemoval({ kind: 'grants', grants: revoked.value.revoked }), revoked.registry);
+      expect(back.registry).toEqual(registry);
+    });
+
+    it('comes back with its opt-in when its folder or its server is put back', () => {
+      const { registry, b, c, s1 } = withOptIns();
+      const removedRoots = run(edits.removeRoots([b, c]), registry);
+      expect(removedRoots.registry.servers.every((server) => server.writableByChoice === undefined)).toBe(true);
+      expect(run(edits.restoreRemoval(removedRoots.value), removedRoots.registry).registry).toEqual(registry);
+      const removedServer = run(edits.removeServer(s1), registry);
+      expect(run(edits.restoreRemoval(removedServer.value), removedServer.registry).registry).toEqual(registry);
+    });
+
+    it('stays dropped when its grant is not put back (revoked since, or granted again since)', () => {
+      const { registry, b, c, s1, s2 } = withOptIns();
+      // The server comes back, but its grant of b was revoked after the removal: no opt-in without its grant.
+      const removedServer = run(edits.removeServer(s1), registry);
+      const back = run(edits.restoreRemoval(removedServer.value, new Set([edits.grantKey({ serverId: s1, rootId: b })])), removedServer.registry);
+      expect(back.registry.grants[s1]?.[b]).toBeUndefined();
+      expect(optIns(back.registry, s1)).toBeUndefined();
+      // Granted again since (starting protected): the newer decision stands, opt-in included.
+      const revoked = run(edits.setGrants([s2], [c], false), registry);
+      const regranted = run(edits.setGrants([s2], [c], true), revoked.registry).registry;
+      const kept = run(edits.restoreRemoval({ kind: 'grants', grants: revoked.value.revoked }), regranted);
+      expect(kept.registry).toBe(regranted);
+      expect(optIns(kept.registry, s2)).toBeUndefined();
+    });
+
+    it('comes back with exactly the names it had: none, when the file gained a choice for it meanwhile (a hand edit)', () => {
+      const { registry, a, s1 } = withOptIns();
+      const revoked = run(edits.setGrants([s1], [a], false), registry);
+      const handEdited: Registry = {
+        ...revoked.registry,
+        servers: revoked.registry.servers.map((server) => (server.id === s1 ? { ...server, writableByChoice: { ...server.writableByChoice, [a]: ['.bashrc'] } } : server)),
+      };
+      const back = run(edits.restoreRemoval({ kind: 'grants', grants: revoked.value.revoked }), handEdited);
+      expect(back.registry).toEqual(registry);
+    });
   });
 });

@@ -65,4 +65,20 @@ describe('undo.apply', () => {
     const { added } = await host.addRoots([tempDir('c-')]);
     expect(await call(host, 'grants.set', { serverIds: [server.id], rootIds: [added[0]!.id], granted: true })).toEqual({ undoId: null, changed: 1 });
   });
+
+  it('brings a revoked read-write grant back with the protected names the person left writable in it', async () => {
+    const host = await startHost({ runServers: false });
+    const { added } = await host.addRoots([tempDir('repo-')]);
+    const server = await host.addServer({ name: 's', transport: stdio, enabled: false, sharing: true });
+    const root = added[0]!.id;
+    await host.setGrants([server.id], [root], true, 'read-write');
+    await call(host, 'grants.setWritable', { serverId: server.id, rootId: root, names: ['.git/hooks', '.vscode'] });
+
+    const { undoId } = await call<{ undoId: string }>(host, 'grants.set', { serverIds: [server.id], rootIds: [root], granted: false });
+    expect(host.getState().servers[0]?.writableByChoice).toBeUndefined();
+    expect(await call(host, 'undo.apply', { undoId })).toEqual({ restored: 1 });
+    expect(host.model.current.grants[server.id]).toEqual({ [root]: 'read-write' });
+    expect(host.getState().servers[0]?.writableByChoice).toEqual({ [root]: ['.git/hooks', '.vscode'] });
+  });
 });
+
