@@ -39,6 +39,7 @@ import { hostLayout, type HostLayout } from './host-layout.js';
 import { launchEnvironment } from './launch-environment.js';
 import { watchLimits, type LimitHit } from './limit-watch.js';
 import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
+import { PlaceholderJournal } from './placeholder-journal.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
 import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
@@ -208,6 +209,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
 
   let identities = new Map<string, PathIdentity>();
   const placeholders: Placeholder[] = [];
+  let releaseHeld: (list: readonly Placeholder[]) => Promise<void> = releasePlaceholders;
   /** This start's claim on the protected paths it plans now (protected-paths.ts claimPaths), ended by release(). */
   let unclaim: () => void = () => undefined;
   // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
@@ -230,9 +232,13 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const filter = seccompFilter(filterRules);
     // Missing protected names get empty placeholders first, so that they are held like the rest; the
     // same for every live change (protected-paths.ts), each remembered until this start is released.
+    // Journaled, so that a process killed outright leaves nothing for good (placeholder-journal.ts).
+    const journal = PlaceholderJournal.for(dataDir);
+    releaseHeld = (list) => journal.release(list);
     const protectedFor = (list: readonly GrantedFolder[]) => {
       const { paths, made } = protectRoots(list, os.homedir(), placeholders);
       placeholders.push(...made);
+      journal.add(made);
       // The newest set replaces this start's claim: a live change's revoke lets go of what it left.
       const previous = unclaim;
       unclaim = claimPaths(paths);
@@ -352,7 +358,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       // Placeholders this sandbox no longer mounts (their grant revoked or made read-only) go once no
       // other sandbox holds them either; the rest go with release().
       const mounted = new Set(outcome.state.grantMounts.map((mount) => mount.path));
-      void releasePlaceholders(placeholders.filter((placeholder) => !mounted.has(placeholder.path)));
+      void releaseHeld(placeholders.filter((placeholder) => !mounted.has(placeholder.path)));
       // "Verified" stays a fact: the changed sandbox is proved again, revoked folders included.
       const proof = await check(pid, outcome.revoked);
       if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
@@ -385,7 +391,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     release: async () => {
       unclaim();
       if (batchDir) fs.rmSync(batchDir, { recursive: true, force: true });
-      await releasePlaceholders(placeholders);
+      await releaseHeld(placeholders);
       removeCgroup(limits.cgroup);
     },
     watchLimits: (pid, onHit) => (support.kind === 'bwrap' && pid ? watchLimits(pid, limits, onHit) : () => undefined),
