@@ -32,6 +32,7 @@ interface WorldFacts {
   hold: string;
   heldRestart: { logSaysWhy: boolean; hiddenAfter: string };
   race: { secretEverSeen: boolean; raced: string; secretNow: string };
+  liveRepository: { sameInstance: boolean; hammer: { written: string[] }; onHost: string[] };
   livePlaceholders: { onHost: boolean[]; writeSource: string; writeVscode: string; writeMcp: string };
   placeholdersGone: true | string[];
 }
@@ -68,6 +69,10 @@ describe.runIf(support.kind === 'bwrap' && support.holder?.available === true)('
       expect(facts.heldRestart).toEqual({ logSaysWhy: true, hiddenAfter: 'ERROR ENOENT' });
       // The racer never saw the folder its symlink named, and the grant ended up where it belongs.
       expect(facts.race).toMatchObject({ secretEverSeen: false, raced: 'raced\n', secretNow: 'ERROR ENOENT' });
+      // A repository granted read-write reaches the same process, and arrives whole: the server,
+      // writing .mcp.json, .vscode/tasks.json and .git/hooks/pre-commit in a loop while it came, never
+      // wrote one of them (its placeholder .mcp.json is still empty; the others were never made).
+      expect(facts.liveRepository).toEqual({ sameInstance: true, hammer: expect.objectContaining({ written: [] }), onHost: ['', '(missing)', '(missing)'] });
       // A repository granted read-write live: its missing .vscode and .mcp.json are held (placeholders,
       // mounted read-only by the holder), the rest is writable, and the placeholders go after the revoke.
       expect(facts.livePlaceholders).toEqual({ onHost: [true, true], writeSource: 'written', writeVscode: 'ERROR EROFS', writeMcp: 'ERROR EROFS' });

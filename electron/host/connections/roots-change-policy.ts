@@ -72,11 +72,8 @@ export function decideRootsChange(facts: SessionFacts, after: Exposure): RootsAc
     // their folders when told the list is empty (server-filesystem) would go on naming it.
     const session = tellSession(facts, after);
     if (session.kind === 'restart') return session;
-    // A folder it may now write (new, or turned read-write) comes with protected paths and
-    // placeholders over it (.git/hooks, .vscode…), mounted after it: live, the server could write
-    // them in between. A new start mounts them all before it runs (SECURITY.md; live-mounts.ts
-    // refuses such a change too).
-    if (gainsWritable(facts.started.folders, after.folders)) return restart('mounts');
+    // A folder it may now write arrives whole, its protected paths already read-only inside it
+    // (holder-launch.ts addCommands); where that cannot be done, live-mounts.ts restarts it.
     return { kind: 'live', then: session.kind === 'notify' ? 'notify' : 'none' };
   }
   return tellSession(facts, after);
@@ -159,11 +156,6 @@ export function liveRestartReason(why: string): string {
 
 function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
   return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.serverPath === b[i]?.serverPath);
-}
-
-/** A folder read-write in `after` that was not read-write before (new, or its mode changed). */
-function gainsWritable(before: readonly ExposedFolder[], after: readonly ExposedFolder[]): boolean {
-  return after.some((folder) => folder.mode === 'read-write' && !before.some((was) => samePaths([was], [folder]) && was.mode === 'read-write'));
 }
 
 function sameMounts(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {

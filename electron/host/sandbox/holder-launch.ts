@@ -20,6 +20,7 @@
 import type { PathIdentity } from './mount-descriptors.js';
 import type { GrantMount } from './grant-mounts.js';
 import { batchCommands } from './holder-batch.js';
+import { isWithin } from './sandbox-types.js';
 
 /** A holder's exit status when a mount could not be made: the message on stderr says which. */
 export const HOLDER_FAILED = 97;
@@ -70,6 +71,26 @@ export function holderFunctions(stage: string): string {
     '  place "$1" "$p" "$4"',
     '}',
     'mask() { n=$((n+1)); p="$S/pending/$$.$n"; mkdir "$p" && mount -n -t tmpfs -o size=4k,mode=0755 mask "$p" || fail "$1 could not be masked"; place "$1" "$p" d; }',
+    // A read-write folder with protected paths inside arrives whole: `tree` binds it in pending (the
+    // holder's, private: nothing propagates from there), `sub` binds each protected path and anchor
+    // into it, read-only where planned, and `plant` moves the finished tree into the sandbox's root
+    // at once. Mounted one by one, the server could write .git/hooks or a placeholder in between.
+    'opened() {',
+    '  exec 9<"$1" || fail "$1 cannot be opened"',
+    '  [ "$(stat -L -c %d:%i /proc/self/fd/9)" = "$2" ] || fail "$1 was replaced since it was checked"',
+    '  [ "$(readlink /proc/self/fd/9)" = "$1" ] || fail "$1 was reached through a symlink"',
+    '}',
+    'tree() {',
+    '  opened "$1" "$2"; n=$((n+1)); T="$S/pending/$$.$n"; H="$1"; mkdir "$T"',
+    '  mount -n -c --bind /proc/self/fd/9 "$T" || fail "$1 could not be bound"; exec 9<&-',
+    '  if [ "$3" = ro ]; then mount -n -c -o remount,bind,ro "$T" || fail "$1 could not be made read-only"; fi',
+    '}',
+    'sub() {',
+    '  t="$T${1#"$H"}"; [ -L "$t" ] && fail "$1 is a symlink"',
+    '  opened "$1" "$2"; mount -n -c --bind /proc/self/fd/9 "$t" || fail "$1 could not be bound"; exec 9<&-',
+    '  if [ "$3" = ro ]; then mount -n -c -o remount,bind,ro "$t" || fail "$1 could not be made read-only"; fi',
+    '}',
+    'plant() { place "$H" "$T" d; }',
     'drop() { umount -n -c -l "$S/root$1" || fail "$1 could not be unmounted"; }',
   ].join('\n');
 }
@@ -79,6 +100,40 @@ export function addCommand(mount: GrantMount, identity: PathIdentity | undefined
   if (mount.purpose === 'mask') return `mask ${shellQuote(mount.path)}`;
   if (!identity) throw new Error(`no identity for ${mount.path}`);
   return `add ${shellQuote(mount.path)} ${identity.dev}:${identity.ino} ${mount.writable ? 'rw' : 'ro'} ${identity.directory ? 'd' : 'f'}`;
+}
+
+/**
+ * The holder's commands for a live change's new mounts, in mount order. A writable mount with other
+ * new mounts inside it (a read-write grant and its protected paths) is built whole in pending and
+ * moved in at once (tree/sub/plant); the rest are added one by one. Throws where a mount inside
+ * shares its folder's path (it would stack in pending and not move with it): a new start then.
+ */
+export function addCommands(add: readonly GrantMount[], identities: ReadonlyMap<string, PathIdentity>): string[] {
+  const idOf = (mount: GrantMount) => {
+    const identity = identities.get(mount.path);
+    if (!identity) throw new Error(`no identity for ${mount.path}`);
+    return `${identity.dev}:${identity.ino}`;
+  };
+  const done = new Set<GrantMount>();
+  const lines: string[] = [];
+  for (const mount of add) {
+    if (done.has(mount)) continue;
+    const inside = mount.writable && mount.purpose !== 'mask' ? add.filter((other) => other !== mount && !done.has(other) && isWithin(other.path, mount.path)) : [];
+    if (inside.length === 0) {
+      lines.push(addCommand(mount, identities.get(mount.path)));
+      continue;
+    }
+    const clash = inside.find((other) => other.path === mount.path || other.purpose === 'mask');
+    if (clash) throw new Error(`${clash.path} lies on ${mount.path} itself`);
+    if (identities.get(mount.path)?.directory !== true) throw new Error(`${mount.path} is not a folder`);
+    lines.push(`tree ${shellQuote(mount.path)} ${idOf(mount)} rw`);
+    for (const other of inside) {
+      lines.push(`sub ${shellQuote(other.path)} ${idOf(other)} ${other.writable ? 'rw' : 'ro'}`);
+      done.add(other);
+    }
+    lines.push('plant');
+  }
+  return lines;
 }
 
 export function dropCommand(mountPath: string): string {

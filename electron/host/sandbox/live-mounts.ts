@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { grantTree, type GrantMount } from './grant-mounts.js';
 import { describeHeld, heldUnder } from './held-open.js';
-import { addCommand, dropCommand, holderFunctions } from './holder-launch.js';
+import { addCommands, dropCommand, holderFunctions } from './holder-launch.js';
 import { identityOf, type PathIdentity } from './mount-descriptors.js';
 import { isWithin, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 import { parseMountinfo } from './self-check.js';
@@ -124,13 +124,6 @@ export class LiveMounts {
       const clash = this.input.ownMounts.find((own) => isWithin(own.path, mount.path) || (isWithin(mount.path, own.path) && own.path !== '/tmp'));
       if (clash) return { kind: 'restart', reason: `${mount.path} is where the sandbox’s own ${clash.purpose} mount ${clash.path} is` };
     }
-    // A read-write folder and the protected paths inside it are separate mounts: made live one after
-    // the other, the server could write a protected name (.git/hooks, .vscode, a placeholder) in
-    // between, for hundreds of milliseconds in a repository. A new start mounts them all before the
-    // server runs. (Building the tree in the holder's private pending folder and moving it in whole
-    // would keep this live; not done yet.)
-    const exposed = add.find((mount) => mount.writable && add.some((inner) => inner !== mount && inner.purpose !== 'root' && isWithin(inner.path, mount.path)));
-    if (exposed) return { kind: 'restart', reason: `${exposed.path} is read-write with protected paths inside, which must be read-only before it can write there` };
     // Revoked, or changing mode: what a process still holds there would keep the old mount, with its old mode.
     const leaving = drop.filter((mount) => mount.purpose === 'root').map((mount) => mount.path);
     const held = heldUnder(pid, leaving);
@@ -144,7 +137,14 @@ export class LiveMounts {
       if (!identity) return { kind: 'restart', reason: `${mount.path} is gone or is a symlink now` };
       identities.set(mount.path, identity);
     }
-    const script = [holderFunctions(this.input.stage), ...drop.map((mount) => dropCommand(mount.path)), ...add.map((mount) => addCommand(mount, identities.get(mount.path)))].join('\n');
+    // A read-write folder arrives with its protected paths already read-only inside it (addCommands).
+    let adds: string[];
+    try {
+      adds = addCommands(add, identities);
+    } catch (error) {
+      return { kind: 'restart', reason: `${(error as Error).message}: only a new start mounts that in order` };
+    }
+    const script = [holderFunctions(this.input.stage), ...drop.map((mount) => dropCommand(mount.path)), ...adds].join('\n');
     const result = await runHolder(this.input.nsenter, pid, script);
     // Whatever happened, the holder's own table says what is mounted now.
     let points: { inside: string[]; stray: string[] };

@@ -95,10 +95,9 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
     expect(decideRootsChange(live([folder('/a')], { reasks: 'unknown' }), exposure(folder('/a'), ro('/b')))).toEqual({ kind: 'live', then: 'notify' });
   });
 
-  it('restarts for a folder it may now write: its protected paths must be read-only before it can write there', () => {
-    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'mounts' });
-    expect(decideRootsChange(live([ro('/a')]), exposure(folder('/a')))).toEqual({ kind: 'restart', why: 'mounts' });
-    // Staying read-write, or losing a folder, is not a gain.
+  it('mounts a folder it may now write live too: it arrives whole, its protected paths read-only inside (holder-launch.ts addCommands)', () => {
+    expect(decideRootsChange(live([folder('/a')]), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'live', then: 'notify' });
+    expect(decideRootsChange(live([ro('/a')]), exposure(folder('/a')))).toEqual({ kind: 'live', then: 'notify' });
     expect(decideRootsChange(live([folder('/a'), folder('/b')]), exposure(folder('/a')))).toEqual({ kind: 'live', then: 'notify' });
   });
 
@@ -131,10 +130,10 @@ describe('roots-change policy for a sandbox whose mounts change live', () => {
     expect(decideRootsChange(live([folder('/a')], { injectsRoots: true }), exposure(folder('/a'), folder('/b')))).toEqual({ kind: 'restart', why: 'arguments' });
   });
 
-  it('forecasts what it does: a (read-write) grant restarts it, a revoke is live', () => {
-    expect(forecastChange(live([folder('/a'), folder('/b')]), exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'mounts', revoke: undefined });
+  it('forecasts what it does: a grant (read-write too) and a revoke are live', () => {
+    expect(forecastChange(live([folder('/a'), folder('/b')]), exposure(folder('/a'), folder('/b')))).toEqual({ grant: undefined, revoke: undefined });
     // Its last folder's revoke still restarts it, and an ask-once server still restarts for either.
-    expect(forecastChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ grant: 'mounts', revoke: 'forget' });
+    expect(forecastChange(live([folder('/a')]), exposure(folder('/a')))).toEqual({ grant: undefined, revoke: 'forget' });
     expect(forecastChange(live([folder('/a'), folder('/b')], { reasks: 'no' }), exposure(folder('/a'), folder('/b')))).toEqual({ grant: 'reask', revoke: 'reask' });
   });
 });

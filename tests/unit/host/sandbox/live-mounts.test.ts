@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { planBwrap, type BwrapPlanInput } from '../../../../electron/host/sandbox/bwrap-plan.js';
 import { grantTree, type GrantMount } from '../../../../electron/host/sandbox/grant-mounts.js';
-import { addCommand, holderArgs, shellQuote } from '../../../../electron/host/sandbox/holder-launch.js';
+import { addCommand, addCommands, holderArgs, shellQuote } from '../../../../electron/host/sandbox/holder-launch.js';
 import { mountChanges } from '../../../../electron/host/sandbox/live-mounts.js';
 
 const root = (path: string, writable = true): GrantMount => ({ path, writable, purpose: 'root' });
@@ -48,6 +48,27 @@ describe('the holder', () => {
     expect(addCommand(root('/a b', false), { dev: 1, ino: 2, directory: true })).toBe(`add '/a b' 1:2 ro d`);
     expect(addCommand({ path: '/p/.gitconfig', writable: false, purpose: 'protected' }, { dev: 1, ino: 3, directory: false })).toBe(`add '/p/.gitconfig' 1:3 ro f`);
     expect(() => addCommand(root('/a'), undefined)).toThrow(/no identity/);
+  });
+
+  it('builds a read-write folder with its protected paths whole in pending, and adds the rest one by one', () => {
+    const ids = new Map([
+      ['/p', { dev: 1, ino: 2, directory: true }],
+      ['/p/.git', { dev: 1, ino: 3, directory: true }],
+      ['/p/.git/hooks', { dev: 1, ino: 4, directory: true }],
+      ['/p/.mcp.json', { dev: 1, ino: 5, directory: false }],
+      ['/r', { dev: 1, ino: 6, directory: true }],
+    ]);
+    const add = grantTree({ roots: [{ path: '/p', mode: 'read-write' }, { path: '/r', mode: 'read-only' }], dataDir: '/data', protectedPaths: ['/p/.git/hooks', '/p/.mcp.json'], programs: [] });
+    expect(addCommands(add, ids)).toEqual([
+      `tree '/p' 1:2 rw`,
+      `sub '/p/.git' 1:3 rw`,
+      `sub '/p/.mcp.json' 1:5 ro`,
+      `sub '/p/.git/hooks' 1:4 ro`,
+      'plant',
+      `add '/r' 1:6 ro d`,
+    ]);
+    // A protected path on the folder itself would stack in pending and not move with it: a new start does it.
+    expect(() => addCommands([root('/q'), { path: '/q', writable: false, purpose: 'protected' }], new Map([['/q', { dev: 1, ino: 7, directory: true }]]))).toThrow(/lies on \/q itself/);
   });
 
   it('runs from its own user and mount namespace, mounts the grants in one batch, then execs bwrap in place', () => {
