@@ -38,6 +38,7 @@ import {
   type FileSignature,
 } from './registry-file.js';
 import { migrateRegistry } from './registry-migrations.js';
+import { dropUnknownOptIns } from './unknown-opt-ins.js';
 import { RegistrySecrets } from './registry-secrets.js';
 import { serialize, serializeToBuffers } from './registry-serialize.js';
 import { newStamp, readStamp, sourceOf, type WriterKind, type WriterStamp } from './registry-writer.js';
@@ -145,7 +146,7 @@ export class RegistryStore {
   }
 
   private needsWrite(check: Extract<FileCheck, { kind: 'read' }>): boolean {
-    return check.notices.some((notice) => notice.code === 'store-migrated') || (this.secrets?.needsSealing(check.registry) ?? false);
+    return check.notices.some((notice) => notice.code === 'store-migrated' || notice.code === 'store-opt-ins-dropped') || (this.secrets?.needsSealing(check.registry) ?? false);
   }
 
   private openWithoutRepair(check: FileCheck): OpenResult {
@@ -312,6 +313,13 @@ export class RegistryStore {
       if (parsed.migratedFrom !== undefined) {
         notices.push({ level: 'info', code: 'store-migrated', message: `The registry was upgraded from schema ${parsed.migratedFrom}.` });
       }
+      if (parsed.droppedOptIns) {
+        notices.push({
+          level: 'info',
+          code: 'store-opt-ins-dropped',
+          message: `Left protected: ${parsed.droppedOptIns.join(', ')}. A grant chose to leave these writable, and this version does not know them as protected names.`,
+        });
+      }
       return { kind: 'read', registry: parsed.registry, notices, source };
     } catch (error) {
       // Content that will never parse is recorded as seen: looked at again only when it changes.
@@ -366,7 +374,7 @@ export class RegistryStore {
   }
 
   /** Parses a file's text and opens its secrets (what cannot be opened stays sealed). */
-  private parse(raw: string): { registry: Registry; migratedFrom?: number; stamp?: WriterStamp | undefined; notices: StoreNotice[] } {
+  private parse(raw: string): { registry: Registry; migratedFrom?: number; stamp?: WriterStamp | undefined; droppedOptIns?: string[]; notices: StoreNotice[] } {
     const parsed = parseRegistry(raw);
     if (!this.secrets) return { ...parsed, notices: [] };
     return { ...parsed, ...this.secrets.open(parsed.registry) };
@@ -389,7 +397,7 @@ export class RegistryStore {
 }
 
 /** Parses and validates a registry file's text; throws a RegistryContentError saying why not. */
-export function parseRegistry(raw: string): { registry: Registry; migratedFrom?: number; stamp?: WriterStamp | undefined } {
+export function parseRegistry(raw: string): { registry: Registry; migratedFrom?: number; stamp?: WriterStamp | undefined; droppedOptIns?: string[] } {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -402,6 +410,8 @@ export function parseRegistry(raw: string): { registry: Registry; migratedFrom?:
   } catch (error) {
     throw new RegistryContentError(/newer version/.test((error as Error).message) ? 'newer' : 'invalid', (error as Error).message);
   }
+  const narrowed = dropUnknownOptIns(migrated.data);
+  migrated = { ...migrated, data: narrowed.data as typeof migrated.data };
   if (!validateRegistry(migrated.data)) {
     const first = validateRegistry.errors?.[0];
     throw new RegistryContentError('invalid', `schema violation at ${first?.instancePath || '(root)'}: ${first?.message}`);
@@ -409,7 +419,12 @@ export function parseRegistry(raw: string): { registry: Registry; migratedFrom?:
   const registry = stripUnknown(migrated.data);
   // Who wrote it is read apart from the registry: a stamp this version cannot read is no stamp.
   const stamp = readStamp(migrated.data);
-  return { registry, stamp, ...(migrated.migratedFrom === undefined ? {} : { migratedFrom: migrated.migratedFrom }) };
+  return {
+    registry,
+    stamp,
+    ...(migrated.migratedFrom === undefined ? {} : { migratedFrom: migrated.migratedFrom }),
+    ...(narrowed.dropped.length > 0 ? { droppedOptIns: narrowed.dropped } : {}),
+  };
 }
 
 /** Keeps only the registry's own keys (a file may carry others, e.g. electron-store's __internal__). */

@@ -629,6 +629,7 @@ export const de: Dictionary = {
   'notice.store-reset': 'Die Registry-Datei war beschädigt, und es gab keine gute Kopie: Die App beginnt leer.',
   'notice.store-unreadable': 'Die Registry konnte nicht gelesen werden.',
   'notice.store-unsaved': 'Die Registry kann gerade nicht gespeichert werden.',
+  'notice.store-opt-ins-dropped': 'Einige geschützte Namen, die eine Freigabe beschreibbar ließ, kennt diese Version nicht: Sie sind wieder geschützt (die Namen stehen unter Details).',
   'notice.store-migrated': 'Die Registry wurde auf das aktuelle Format aktualisiert.',
   'notice.secrets-unreadable': 'Geheimnisse mancher Server lassen sich auf diesem System nicht entschlüsseln; diese Server starten erst, wenn du sie neu eingibst.',
   'notice.secrets-unprotected': 'Kein Schlüsselbund des Systems verfügbar: Geheimnisse in Servereinstellungen werden unverschlüsselt gespeichert.',

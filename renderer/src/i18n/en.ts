@@ -627,6 +627,7 @@ export const en = {
   'notice.store-reset': 'The registry file was damaged and no good copy was found: the app starts empty.',
   'notice.store-unreadable': 'The registry could not be read.',
   'notice.store-unsaved': 'The registry cannot be saved right now.',
+  'notice.store-opt-ins-dropped': 'Some protected names a grant left writable are unknown to this version: they are protected again (the names are in Details).',
   'notice.store-migrated': 'The registry was upgraded to the current format.',
   'notice.secrets-unreadable': 'Some servers’ secrets cannot be decrypted on this system; those servers will not start until you enter them again.',
   'notice.secrets-unprotected': 'No system keychain is available: secrets in server settings are stored unencrypted.',

@@ -629,6 +629,7 @@ export const zhCN: Dictionary = {
   'notice.store-reset': '注册表文件已损坏且找不到完好的副本：应用将从空白开始。',
   'notice.store-unreadable': '无法读取注册表。',
   'notice.store-unsaved': '当前无法保存注册表。',
+  'notice.store-opt-ins-dropped': '某个授权选择保持可写的部分受保护名称不为此版本所知：它们已重新受到保护（名称见详情）。',
   'notice.store-migrated': '注册表已升级到当前格式。',
   'notice.secrets-unreadable': '某些服务器的密钥无法在此系统上解密；在你重新输入之前，这些服务器不会启动。',
   'notice.secrets-unprotected': '没有可用的系统钥匙串：服务器设置中的密钥将以未加密形式保存。',

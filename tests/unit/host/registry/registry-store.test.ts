@@ -65,7 +65,6 @@ describe('RegistryStore', () => {
     ['a schema violation', JSON.stringify({ ...sample(), roots: [{ id: 1 }] }), /schema violation/],
     ['a truncated file', JSON.stringify(sample(), null, 1).slice(0, 200), /not valid JSON/],
     ['a server limit out of its bounds', JSON.stringify({ ...sample(), servers: [{ ...sample().servers[0], limits: { tasks: 5 } }] }), /schema violation/],
-    ['an opted-in path that is not a protected name', JSON.stringify({ ...sample(), servers: [{ ...sample().servers[0], writableByChoice: { r1: ['src'] } }] }), /schema violation at \/servers\/0\/writableByChoice/],
   ])('keeps %s as a dated backup and restores the last good copy', async (_what, content, why) => {
     const dir = tempDir();
     const first = new RegistryStore(dir);
@@ -102,6 +101,22 @@ describe('RegistryStore', () => {
     const { registry, notices } = new RegistryStore(dir).open();
     expect(registry).toEqual({ ...sample(), schemaVersion: SCHEMA_VERSION });
     expect(notices[0]).toMatchObject({ code: 'store-migrated' });
+  });
+
+  it('leaves out an opt-in name it does not know, keeps the rest and the whole registry, and says so', async () => {
+    const dir = tempDir();
+    const withChoice = sample();
+    const server = { ...withChoice.servers[0], writableByChoice: { r1: ['.vscode', '.a-name-from-another-version'] } };
+    fs.writeFileSync(path.join(dir, CONFIG_FILE), JSON.stringify({ ...withChoice, servers: [server] }));
+    const { registry, notices } = new RegistryStore(dir).open();
+    // Narrower, never wider: the known name stays a choice, the unknown one is protected again.
+    expect(registry.servers[0]?.writableByChoice).toEqual({ r1: ['.vscode'] });
+    expect(registry.roots).toHaveLength(1);
+    expect(registry.grants).toEqual({ s1: { r1: 'read-write' } });
+    expect(notices).toEqual([expect.objectContaining({ code: 'store-opt-ins-dropped', level: 'info', message: expect.stringContaining('.a-name-from-another-version') })]);
+    // The narrower choice is written back; nothing was set aside as damaged.
+    expect(JSON.parse(fs.readFileSync(path.join(dir, CONFIG_FILE), 'utf8')).servers[0].writableByChoice).toEqual({ r1: ['.vscode'] });
+    expect(fs.readdirSync(dir).some((name) => name.startsWith('config.corrupt-'))).toBe(false);
   });
 
   it('never overwrites a file written by a newer version', async () => {
