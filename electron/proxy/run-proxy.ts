@@ -106,7 +106,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     const next = registry.servers.find((server) => server.id === serverId);
     if (!next && !removed) log(`"${running.name}" was removed from MCP Roots Manager: it is told no folders.`);
     removed = next === undefined;
-    const configChanged = next !== undefined && needsRestart(running, next);
+    const configChanged = next !== undefined && needsRestart(running, next, new Set(Object.keys(registry.grants[serverId] ?? {})));
     const reason = next && configChanged ? describeConfigChange(running, next) : undefined;
     if (next) running = next;
     const change = tracker.update(registry);

@@ -47,7 +47,7 @@ export class AppConnections {
       }
       const before = connection.config;
       if (before === server) continue;
-      if (before.enabled !== server.enabled || needsRestart(before, server)) {
+      if (before.enabled !== server.enabled || needsRestart(before, server, new Set(Object.keys(next.grants[server.id] ?? {})))) {
         result.restarted.add(server.id);
         void connection.update(server, describeConfigChange(before, server), sourceOf(server.id));
       } else {

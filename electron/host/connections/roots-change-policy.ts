@@ -116,7 +116,7 @@ export function forecastChange(facts: SessionFacts, current: Exposure): ChangeFo
  * and the path mapping are all fixed when it starts. A new name or consent setting needs nothing.
  * (Enabling and disabling start and stop it; that is not a restart.)
  */
-export function needsRestart(before: ServerRecord, after: ServerRecord): boolean {
+export function needsRestart(before: ServerRecord, after: ServerRecord, grantedAfter?: ReadonlySet<string>): boolean {
   return (
     before.sharing !== after.sharing ||
     before.sandbox !== after.sandbox ||
@@ -125,8 +125,19 @@ export function needsRestart(before: ServerRecord, after: ServerRecord): boolean
     JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? []) ||
     JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {}) ||
     // The protected paths are bound at start: a choice takes effect (or is withdrawn) by a restart.
-    JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})
+    choicesDiffer(before, after, grantedAfter)
   );
+}
+
+/**
+ * Whether a grant's opt-in changed where it still counts: for the folders granted after the change
+ * (when known). A choice that went with its grant's revoke leaves with the folder's live unmount;
+ * a choice cleared on a folder still granted must be in force, which only a new start does.
+ */
+function choicesDiffer(before: ServerRecord, after: ServerRecord, grantedAfter: ReadonlySet<string> | undefined): boolean {
+  const pick = (record: ServerRecord) =>
+    Object.fromEntries(Object.entries(record.writableByChoice ?? {}).filter(([rootId, names]) => names.length > 0 && (!grantedAfter || grantedAfter.has(rootId))).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return JSON.stringify(pick(before)) !== JSON.stringify(pick(after));
 }
 
 /** The activity log's words for a config change that needed a restart. */

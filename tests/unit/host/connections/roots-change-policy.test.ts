@@ -152,18 +152,26 @@ describe('a grant’s opt-in (protected names left writable) and the running ser
   };
   const withChoice = (choices: ServerRecord['writableByChoice']): ServerRecord => ({ ...record, writableByChoice: choices });
 
-  it('restarts it when a choice is made, narrowed or dropped with its revoked grant (the protected paths are bound at its start), and says why', () => {
+  it('restarts it when a choice is made, narrowed or cleared on a folder still granted (the protected paths are bound at its start), and says why', () => {
     const chosen = withChoice({ r: ['.git/hooks', '.vscode'] });
+    const granted = new Set(['r']);
     for (const [before, after] of [
       [record, chosen],
       [chosen, withChoice({ r: ['.vscode'] })],
-      // A revoke drops the grant's choice with it: the record changes, so it is a restart, not a live unmount.
+      [chosen, withChoice({ r: [] })],
       [chosen, record],
     ] as const) {
-      expect(needsRestart(before, after)).toBe(true);
+      expect(needsRestart(before, after, granted)).toBe(true);
       expect(describeConfigChange(before, after)).toBe('The protected paths you chose to leave writable changed.');
     }
-    expect(needsRestart(chosen, withChoice({ r: ['.git/hooks', '.vscode'] }))).toBe(false);
+    expect(needsRestart(chosen, withChoice({ r: ['.git/hooks', '.vscode'] }), granted)).toBe(false);
+  });
+
+  it('does not restart it for a choice that went with its grant’s revoke: the folder leaves by a live unmount', () => {
+    const chosen = withChoice({ r: ['.vscode'], kept: ['.idea'] });
+    expect(needsRestart(chosen, withChoice({ kept: ['.idea'] }), new Set(['kept']))).toBe(false);
+    // Without knowing the grants (an older caller), any change of the record is still a restart.
+    expect(needsRestart(chosen, withChoice({ kept: ['.idea'] }))).toBe(true);
   });
 });
 
