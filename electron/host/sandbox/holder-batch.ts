@@ -29,6 +29,8 @@ export interface HolderBatch {
   fstab: string;
   /** NUL-separated: the folders to make in the holder's private root (mounts no other mount holds). */
   points: string;
+  /** NUL-separated: the same for a file mounted where no other mount holds it (an empty file made there). */
+  files: string;
   /** NUL-separated: the targets whose identity is read back, in the order of `expect`'s identities. */
   targets: string;
   /** One line per mount: the target as the mount table writes it, its identity or "-", and ro|rw on top. */
@@ -54,35 +56,92 @@ export function holderBatch(input: {
   flagsOf: MountFlagsOf;
 }): HolderBatch {
   const root = `${input.stage}/root`;
-  const target = (p: string) => (p === '/' ? root : `${root}${p}`);
+  // A mount inside another one finds its point there (a protected name in its project, a nested
+  // root); the rest get one in the holder's private tmpfs, where nobody else can plant anything.
+  const entries = input.grantMounts.map((mount, index) => ({
+    mount,
+    target: mount.path === '/' ? root : `${root}${mount.path}`,
+    point: !input.grantMounts.some((other, i) => i < index && other.path !== mount.path && isWithin(mount.path, other.path)),
+    // Covered at the same path by a later mask, it is not what a read-back finds there: only its place is checked.
+    covered: input.grantMounts.some((other, i) => i > index && other.path === mount.path && other.purpose === 'mask'),
+  }));
+  return buildBatch(entries, input.identities, input.flagsOf);
+}
+
+/** A live change's new mounts, each group built in the holder's private pending folder, and where each group goes. */
+export interface LiveBatch {
+  files: HolderBatch;
+  /** In mount order: the group's top mount, its tree in pending, and whether it is a folder (for `place`). */
+  moves: { path: string; pending: string; directory: boolean }[];
+}
+
+/**
+ * The batch for a live change: every new mount that lies inside no other new one heads a group,
+ * bound in `pending` (private: nothing propagates from there) with the group's other mounts inside
+ * it, read-only where planned, then read back, and only then moved into the sandbox's root whole
+ * (`moves`). A read-write folder so never shows without its protected paths, and a read-only one
+ * never read-write. Masks are not made live (the data folder's mask changes restart the server).
+ */
+export function liveBatch(input: {
+  stage: string;
+  add: readonly GrantMount[];
+  identities: ReadonlyMap<string, PathIdentity>;
+  flagsOf: MountFlagsOf;
+  /** Unique per change: the pending folders' names. */
+  tag: string;
+}): LiveBatch {
+  const heads: { mount: GrantMount; pending: string }[] = [];
+  const entries = input.add.map((mount) => {
+    if (mount.purpose === 'mask') throw new Error(`${mount.path}: a mask is not made live`);
+    const head = heads.find((group) => isWithin(mount.path, group.mount.path));
+    if (head) {
+      // On the group's own path it would stack in pending and stay there when the group moves.
+      if (head.mount.path === mount.path) throw new Error(`${mount.path} lies on ${head.mount.path} itself`);
+      return { mount, target: `${head.pending}${mount.path.slice(head.mount.path === '/' ? 0 : head.mount.path.length)}`, point: false, covered: false };
+    }
+    const pending = `${input.stage}/pending/${input.tag}.${heads.length}`;
+    heads.push({ mount, pending });
+    return { mount, target: pending, point: true, covered: false };
+  });
+  return {
+    files: buildBatch(entries, input.identities, input.flagsOf),
+    moves: heads.map(({ mount, pending }) => ({ path: mount.path, pending, directory: input.identities.get(mount.path)?.directory !== false })),
+  };
+}
+
+interface BatchEntry {
+  mount: GrantMount;
+  /** Where it is mounted in the holder. */
+  target: string;
+  /** Its mount point is made first (a folder, or an empty file for a file). */
+  point: boolean;
+  covered: boolean;
+}
+
+function buildBatch(entries: readonly BatchEntry[], identities: ReadonlyMap<string, PathIdentity>, flagsOf: MountFlagsOf): HolderBatch {
   const fstab: string[] = [];
   const expect: string[] = [];
   const targets: string[] = [];
   const points: string[] = [];
-  input.grantMounts.forEach((mount, index) => {
-    const at = target(mount.path);
-    // A mount inside another one finds its point there (a protected name in its project, a nested
-    // root); the rest get one in the holder's private tmpfs, where nobody else can plant anything.
-    const inside = input.grantMounts.some((other, i) => i < index && other.path !== mount.path && isWithin(mount.path, other.path));
-    const identity = input.identities.get(mount.path);
+  const files: string[] = [];
+  for (const { mount, target: at, point, covered } of entries) {
+    const name = mountinfoField(mount.path);
     if (mount.purpose === 'mask') {
-      if (!inside) points.push(at);
+      if (point) points.push(at);
       fstab.push(`mask ${fstabField(at)} tmpfs size=4k,mode=0755 0 0`);
-      expect.push(`${mountinfoField(at)}\t-\trw`);
-      return;
+      expect.push(`${mountinfoField(at)}\t-\trw\t${name}`);
+      continue;
     }
+    const identity = identities.get(mount.path);
     if (!identity) throw new Error(`no identity for ${mount.path}`);
-    if (!inside && identity.directory) points.push(at);
-    if (!inside && !identity.directory) throw new Error(`${mount.path}: a file with no folder mounted around it`);
-    const options = mount.writable ? ['bind'] : ['bind', 'ro', ...input.flagsOf(mount.path)];
+    if (point) (identity.directory ? points : files).push(at);
+    const options = mount.writable ? ['bind'] : ['bind', 'ro', ...flagsOf(mount.path)];
     fstab.push(`${fstabField(mount.path)} ${fstabField(at)} none ${options.join(',')} 0 0`);
-    // Covered at the same path by a later mask, it is not what a read-back finds there: only its place is checked.
-    const covered = input.grantMounts.some((other, i) => i > index && other.path === mount.path && other.purpose === 'mask');
     if (!covered) targets.push(at);
-    expect.push(`${mountinfoField(at)}\t${covered ? '-' : `${identity.dev}:${identity.ino}`}\t${mount.writable ? 'rw' : 'ro'}`);
-  });
+    expect.push(`${mountinfoField(at)}\t${covered ? '-' : `${identity.dev}:${identity.ino}`}\t${mount.writable ? 'rw' : 'ro'}\t${name}`);
+  }
   const nul = (list: readonly string[]) => list.map((entry) => `${entry}\0`).join('');
-  return { fstab: fstab.map((line) => `${line}\n`).join(''), points: nul(points), targets: nul(targets), expect: expect.map((line) => `${line}\n`).join('') };
+  return { fstab: fstab.map((line) => `${line}\n`).join(''), points: nul(points), files: nul(files), targets: nul(targets), expect: expect.map((line) => `${line}\n`).join('') };
 }
 
 /**
@@ -90,31 +149,28 @@ export function holderBatch(input: {
  * the holder's mount table. It prints the first thing that is not as planned and exits 1.
  */
 const READ_BACK = [
-  'FILENAME == ARGV[1] { n++; t[n] = $1; id[n] = $2; last[$1] = $3; next }',
+  'FILENAME == ARGV[1] { n++; t[n] = $1; id[n] = $2; last[$1] = $3; name[n] = $4; next }',
   'FILENAME == ARGV[2] { seen[++s] = $0; next }',
   '{ split($0, f, " "); top[f[5]] = substr(f[6], 1, 2) }',
   'END {',
   '  for (i = 1; i <= n; i++) {',
-  '    name = substr(t[i], L + 1); if (name == "") name = "/"',
-  '    if (id[i] != "-" && seen[++k] != id[i]) { print name " was replaced since it was checked"; exit 1 }',
-  '    if (!(t[i] in top)) { print name " is not mounted at its place (a symlink on its way?)"; exit 1 }',
-  '    if (top[t[i]] != last[t[i]]) { print name " is mounted " top[t[i]] ", planned " last[t[i]]; exit 1 }',
+  '    if (id[i] != "-" && seen[++k] != id[i]) { print name[i] " was replaced since it was checked"; exit 1 }',
+  '    if (!(t[i] in top)) { print name[i] " is not mounted at its place (a symlink on its way?)"; exit 1 }',
+  '    if (top[t[i]] != last[t[i]]) { print name[i] " is mounted " top[t[i]] ", planned " last[t[i]]; exit 1 }',
   '  }',
   '}',
 ].join('\n');
 
 /** The holder's start lines for a batch written to `dir` (after its stage is set up; S is the stage). */
-export function batchCommands(input: { dir: string; stage: string; quote: (value: string) => string }): string[] {
-  const { quote } = input;
-  const H = quote(input.dir);
-  // awk is given the prefix's length, not the prefix: -v would undo its backslash escapes.
-  const prefix = mountinfoField(`${input.stage}/root`).length;
+export function batchCommands(input: { dir: string; quote: (value: string) => string }): string[] {
+  const H = input.quote(input.dir);
   return [
     `xargs -0 -r mkdir -p -- < ${H}/points || fail "the mount points could not be made"`,
+    `xargs -0 -r touch -- < ${H}/files || fail "the mount points could not be made"`,
     // mount -a goes on after a failure and says which: the holder then stops before bwrap.
     `mount -n -c -a -T ${H}/fstab || fail "the grants could not be mounted (see above)"`,
     `xargs -0 -r stat -c %d:%i -- < ${H}/targets > "$S/seen" || fail "the mounted grants could not be read back"`,
-    `why=$(awk -F '\t' -v L=${prefix} ${quote(READ_BACK)} ${H}/expect "$S/seen" /proc/self/mountinfo) || fail "$why"`,
+    `why=$(awk -F '\t' ${input.quote(READ_BACK)} ${H}/expect "$S/seen" /proc/self/mountinfo) || fail "$why"`,
   ];
 }
 

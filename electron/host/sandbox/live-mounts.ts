@@ -13,9 +13,11 @@
 //   every change, and anything but the plan restarts the server.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { grantTree, type GrantMount } from './grant-mounts.js';
 import { describeHeld, heldUnder } from './held-open.js';
-import { addCommands, dropCommand, holderFunctions } from './holder-launch.js';
+import { batchCommands, liveBatch, mountFlagsOf, writeHolderBatch, type LiveBatch } from './holder-batch.js';
+import { dropCommands, holderFunctions, placeCommand, shellQuote } from './holder-launch.js';
 import { identityOf, type PathIdentity } from './mount-descriptors.js';
 import { isWithin, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 import { parseMountinfo } from './self-check.js';
@@ -44,6 +46,9 @@ export type LiveOutcome =
   | { kind: 'applied'; state: LiveState; added: string[]; revoked: string[]; ms: number }
   | { kind: 'unchanged' }
   | { kind: 'restart'; reason: string };
+
+/** Live changes of this process: each writes its batch to a folder of its own. */
+let liveChanges = 0;
 
 const key = (mount: GrantMount) => `${mount.purpose}:${mount.writable ? 'rw' : 'ro'}:${mount.path}`;
 /** How long one change may take in the holder before the server is restarted instead. */
@@ -137,15 +142,29 @@ export class LiveMounts {
       if (!identity) return { kind: 'restart', reason: `${mount.path} is gone or is a symlink now` };
       identities.set(mount.path, identity);
     }
-    // A read-write folder arrives with its protected paths already read-only inside it (addCommands).
-    let adds: string[];
+    // The new mounts in one batch, built in the holder's private pending folder and read back there,
+    // then moved in whole: a read-write folder arrives with its protected paths already read-only
+    // inside it (holder-batch.ts liveBatch).
+    let batch: LiveBatch;
     try {
-      adds = addCommands(add, identities);
+      batch = liveBatch({ stage: this.input.stage, add, identities, flagsOf: mountFlagsOf(), tag: `live-${process.pid}-${++liveChanges}` });
     } catch (error) {
       return { kind: 'restart', reason: `${(error as Error).message}: only a new start mounts that in order` };
     }
-    const script = [holderFunctions(this.input.stage), ...drop.map((mount) => dropCommand(mount.path)), ...adds].join('\n');
-    const result = await runHolder(this.input.nsenter, pid, script);
+    const dir = path.join(path.dirname(this.input.stage), `live-${process.pid}-${liveChanges}`);
+    let result: { ok: boolean; message: string };
+    try {
+      writeHolderBatch(dir, batch.files);
+      const script = [
+        holderFunctions(this.input.stage),
+        ...dropCommands(drop),
+        ...(add.length > 0 ? batchCommands({ dir, quote: shellQuote }) : []),
+        ...batch.moves.map((move) => placeCommand(move.path, move.pending, move.directory)),
+      ].join('\n');
+      result = await runHolder(this.input.nsenter, pid, script);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     // Whatever happened, the holder's own table says what is mounted now.
     let points: { inside: string[]; stray: string[] };
     try {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { planBwrap, type BwrapPlanInput } from '../../../../electron/host/sandbox/bwrap-plan.js';
 import { grantTree, type GrantMount } from '../../../../electron/host/sandbox/grant-mounts.js';
-import { addCommand, addCommands, holderArgs, shellQuote } from '../../../../electron/host/sandbox/holder-launch.js';
+import { liveBatch } from '../../../../electron/host/sandbox/holder-batch.js';
+import { holderArgs, shellQuote } from '../../../../electron/host/sandbox/holder-launch.js';
 import { mountChanges } from '../../../../electron/host/sandbox/live-mounts.js';
 
 const root = (path: string, writable = true): GrantMount => ({ path, writable, purpose: 'root' });
@@ -43,32 +44,36 @@ describe('mountChanges', () => {
 });
 
 describe('the holder', () => {
-  it('quotes any path for sh, and names the checked identity and the mode', () => {
+  it('quotes any path for sh', () => {
     expect(shellQuote(`/it's here/$(x)`)).toBe(`'/it'\\''s here/$(x)'`);
-    expect(addCommand(root('/a b', false), { dev: 1, ino: 2, directory: true })).toBe(`add '/a b' 1:2 ro d`);
-    expect(addCommand({ path: '/p/.gitconfig', writable: false, purpose: 'protected' }, { dev: 1, ino: 3, directory: false })).toBe(`add '/p/.gitconfig' 1:3 ro f`);
-    expect(() => addCommand(root('/a'), undefined)).toThrow(/no identity/);
   });
 
-  it('builds a read-write folder with its protected paths whole in pending, and adds the rest one by one', () => {
+  it('builds a live change in pending: a read-write folder with its protected paths inside it, the rest on their own, read-only where planned', () => {
     const ids = new Map([
       ['/p', { dev: 1, ino: 2, directory: true }],
       ['/p/.git', { dev: 1, ino: 3, directory: true }],
       ['/p/.git/hooks', { dev: 1, ino: 4, directory: true }],
       ['/p/.mcp.json', { dev: 1, ino: 5, directory: false }],
-      ['/r', { dev: 1, ino: 6, directory: true }],
+      ['/r s', { dev: 1, ino: 6, directory: true }],
     ]);
-    const add = grantTree({ roots: [{ path: '/p', mode: 'read-write' }, { path: '/r', mode: 'read-only' }], dataDir: '/data', protectedPaths: ['/p/.git/hooks', '/p/.mcp.json'], programs: [] });
-    expect(addCommands(add, ids)).toEqual([
-      `tree '/p' 1:2 rw`,
-      `sub '/p/.git' 1:3 rw`,
-      `sub '/p/.mcp.json' 1:5 ro`,
-      `sub '/p/.git/hooks' 1:4 ro`,
-      'plant',
-      `add '/r' 1:6 ro d`,
+    const add = grantTree({ roots: [{ path: '/p', mode: 'read-write' }, { path: '/r s', mode: 'read-only' }], dataDir: '/data', protectedPaths: ['/p/.git/hooks', '/p/.mcp.json'], programs: [] });
+    const batch = liveBatch({ stage: '/d/stage', add, identities: ids, flagsOf: () => ['nosuid'], tag: 't' });
+    expect(batch.moves).toEqual([
+      { path: '/p', pending: '/d/stage/pending/t.0', directory: true },
+      { path: '/r s', pending: '/d/stage/pending/t.1', directory: true },
     ]);
+    expect(batch.files.fstab.split('\n')).toEqual([
+      '/p /d/stage/pending/t.0 none bind 0 0',
+      '/r\\040s /d/stage/pending/t.1 none bind,ro,nosuid 0 0',
+      '/p/.git /d/stage/pending/t.0/.git none bind 0 0',
+      '/p/.mcp.json /d/stage/pending/t.0/.mcp.json none bind,ro,nosuid 0 0',
+      '/p/.git/hooks /d/stage/pending/t.0/.git/hooks none bind,ro,nosuid 0 0',
+      '',
+    ]);
+    // Only the groups' own points are made (in pending); the rest are in the folder already.
+    expect(batch.files.points).toBe('/d/stage/pending/t.0\0/d/stage/pending/t.1\0');
     // A protected path on the folder itself would stack in pending and not move with it: a new start does it.
-    expect(() => addCommands([root('/q'), { path: '/q', writable: false, purpose: 'protected' }], new Map([['/q', { dev: 1, ino: 7, directory: true }]]))).toThrow(/lies on \/q itself/);
+    expect(() => liveBatch({ stage: '/d', add: [root('/q'), { path: '/q', writable: false, purpose: 'protected' }], identities: new Map([['/q', { dev: 1, ino: 7, directory: true }]]), flagsOf: () => [], tag: 't' })).toThrow(/lies on \/q itself/);
   });
 
   it('runs from its own user and mount namespace, mounts the grants in one batch, then execs bwrap in place', () => {
