@@ -149,7 +149,7 @@ class Collector {
       for (const target of needs.paths) this.add(target, undefined, tainted);
       for (const program of needs.programs) this.executable(program, depthLeft - 1, tainted);
       // A HOME file is linked from the private HOME only where it is bound (not refused).
-      const homeFiles = needs.homeFiles.map(realpathOr).filter((file) => this.paths.has(file));
+      const homeFiles = needs.homeFiles.filter((file) => this.paths.has(realpathOr(file)));
       this.versionManagers.set(`${needs.manager}:${needs.root}`, { ...needs, homeFiles });
     }
     const shebang = readShebang(real);

@@ -141,19 +141,20 @@ export function shimNeeds(command: string, pathEnv: string | undefined): ShimNee
 }
 
 /**
- * Links each file (bound read-only at its own path) from the private HOME under its own name, so a
- * manager that reads `$HOME/.tool-versions` reads the person's. A link of ours to an older path is
- * replaced (by rename, which never follows it); a file the server put there itself stays.
+ * Links each file of HOME from the private HOME under the same name, to where it really is (what is
+ * bound read-only), so a manager that reads `$HOME/.tool-versions` reads the person's. A link to an
+ * older place is replaced (by rename, which never follows it); a file the server put there stays.
  */
 export function linkHomeFiles(home: string, files: readonly string[]): void {
   for (const file of files) {
     const link = path.join(home, path.basename(file));
     try {
+      const target = fs.realpathSync(file);
       const current = fs.lstatSync(link, { throwIfNoEntry: false });
-      if (current && (!current.isSymbolicLink() || fs.readlinkSync(link) === file)) continue;
+      if (current && (!current.isSymbolicLink() || fs.readlinkSync(link) === target)) continue;
       const fresh = `${link}.${process.pid}.link`;
       fs.rmSync(fresh, { force: true });
-      fs.symlinkSync(file, fresh);
+      fs.symlinkSync(target, fresh);
       fs.renameSync(fresh, link);
     } catch {
       // Without it the manager says no version is set, in its own words on stderr.

@@ -104,10 +104,15 @@ describe('version manager shims', () => {
     fs.writeFileSync(real, 'nodejs 20.0.0\n');
     linkHomeFiles(home, [real]);
     expect(fs.readlinkSync(path.join(home, '.tool-versions'))).toBe(real);
-    const moved = path.join(tempDir('dotfiles-'), '.tool-versions');
+    // Kept in a dotfiles folder under another name: linked by HOME's name, to the real file.
+    const moved = path.join(tempDir('dotfiles-'), 'tool-versions');
     fs.writeFileSync(moved, 'nodejs 22.0.0\n');
-    linkHomeFiles(home, [moved]);
+    fs.rmSync(real);
+    fs.symlinkSync(moved, real);
+    linkHomeFiles(home, [real]);
     expect(fs.readlinkSync(path.join(home, '.tool-versions'))).toBe(moved);
+    fs.rmSync(real);
+    fs.writeFileSync(real, 'nodejs 20.0.0\n');
     fs.rmSync(path.join(home, '.tool-versions'));
     fs.writeFileSync(path.join(home, '.tool-versions'), 'nodejs 18.0.0\n');
     linkHomeFiles(home, [real]);
