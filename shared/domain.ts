@@ -179,6 +179,8 @@ export type ServerFailureCode =
   | 'http-status'
   /** A secret sealed by the desktop app, unreadable in this process. */
   | 'sealed-secret'
+  /** pasta (package passt) could not give a network-on server its own network; `detail` is pasta's last line. */
+  | 'private-network'
   | 'other';
 
 export interface ServerFailure {
@@ -186,6 +188,8 @@ export interface ServerFailure {
   /** English, leading with the server's own words; for the CLI, logs and older UIs. */
   message: string;
   command?: string | undefined;
+  /** private-network: the server's name, for the command that turns its network off. */
+  server?: string | undefined;
   /** command-not-found: a likely intended command, e.g. `npx` for `npxx`. */
   suggestion?: string | undefined;
   cwd?: string | undefined;

@@ -18,6 +18,7 @@ import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
 import { armExitDeadline } from './exit-deadline.js';
 import { openUpstream } from './upstream.js';
+import { PrivateNetworkError, privateNetworkFix } from '../host/sandbox/private-network.js';
 
 export interface RunProxyOptions {
   configDir: string;
@@ -151,7 +152,9 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     proxy.start().catch((error: unknown) => {
       // A start cut short by the host leaving is no failure to report.
       if (finished) return;
-      log(`could not start the server: ${error instanceof Error ? error.message : String(error)}`);
+      // pasta's failure says its fix, as the app does (server-failure.ts).
+      const said = error instanceof PrivateNetworkError ? `${error.message}; ${privateNetworkFix(running.name)}` : error instanceof Error ? error.message : String(error);
+      log(`could not start the server: ${said}`);
       status.update({ state: 'stopped', error: String(error) });
       void finish(1);
     });

@@ -1,9 +1,15 @@
 // Errors a person can act on, in a real browser against real failing processes: a mistyped command
 // says "Command not found" and offers the likely one; the fixed server then fails for its own reason,
 // which the page shows in the server's own words with its exit code, never the SDK's internals.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeTempDirs, waitFor } from '../support/index.js';
+import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
+import { anyPathServer } from '../support/confined-client.js';
+import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
+
+const support = await probeSandbox();
 
 let session: UiSession | undefined;
 
@@ -43,4 +49,26 @@ describe('a server that cannot start', () => {
     expect(await failure.locator('details').getAttribute('open')).toBeNull();
     await screenshot(page, 'error-exited');
   });
+
+  // pasta fails for real: a `pasta` that says why and exits 1, given as the probe's pasta.
+  it.runIf(support.kind === 'bwrap' && support.privateNetwork?.pasta)('says pasta failed in its own words and turns the network off in one click, never the sandbox', async () => {
+    const said = "Couldn't open network namespace /proc/4242/ns/net: Permission denied";
+    const pasta = path.join(tempDir('failing-pasta-'), 'pasta');
+    fs.writeFileSync(pasta, `#!/bin/sh\necho "${said}" >&2\nexit 1\n`, { mode: 0o755 });
+    session = await startUiSession({ sandboxSupport: { ...support, privateNetwork: { pasta, reason: 'test' } } });
+    const { page, host } = session;
+    await host.addServer({ name: 'browser', transport: anyPathServer(), enabled: true, sharing: true, sandbox: true, network: true });
+
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const failure = page.getByTestId('server-failure');
+    await failure.getByText(`pasta said: ${said}`, { exact: false }).waitFor({ timeout: 20_000 });
+    await failure.getByText('If it does not need the network, turn its network off. Otherwise repair pasta (package “passt”).').waitFor();
+    expect(await failure.innerText()).not.toMatch(/sandbox off|without (the )?sandbox/i);
+    await screenshot(page, 'error-private-network');
+
+    await failure.getByRole('button', { name: 'Turn its network off' }).click();
+    const server = await waitFor(() => host.getState().servers.find((s) => s.name === 'browser' && !s.network && s.status.state === 'connected'), { what: 'the server connected with its network off', timeoutMs: 30_000 });
+    expect(server.sandbox).toBe(true);
+    expect(server.status.confinement).toMatchObject({ state: 'enforced', network: false });
+  }, 60_000);
 });

@@ -36,4 +36,19 @@ describe('failureWords', () => {
       'Exited with code 3. It wrote nothing to stderr before it stopped.',
     );
   });
+
+  it('says pasta failed in every language, with pasta’s own line as it said it, and the narrow fix (never the sandbox off)', () => {
+    const said = "Couldn't open network namespace /proc/4242/ns/net: Permission denied";
+    const pasta: ServerFailure = { code: 'private-network', message: 'x', server: 'web', detail: said };
+    expect(failureWords(createTranslator('en'), pasta)).toEqual({
+      lead: `pasta, which gives this server a network of its own, could not set it up, so the server was not run. pasta said: ${said}`,
+      hint: 'If it does not need the network, turn its network off. Otherwise repair pasta (package “passt”).',
+    });
+    for (const locale of ['de', 'zh-CN'] as const) {
+      const words = failureWords(createTranslator(locale), pasta);
+      expect(words.lead).toContain(said);
+      expect(words.hint).toContain('passt');
+      expect(`${words.lead} ${words.hint}`).not.toMatch(/sandbox|Sandbox|沙箱|沙盒/);
+    }
+  });
 });

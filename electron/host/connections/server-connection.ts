@@ -502,6 +502,7 @@ export class ServerConnection {
           error,
           transport: transport.type,
           ...(transport.type === 'stdio' ? { command: transport.command, cwd: transport.cwd } : { url: transport.url }),
+          server: this.record.name,
           exit,
           stderr: this.sandbox.stderrTail,
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,

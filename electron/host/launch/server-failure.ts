@@ -4,12 +4,15 @@
 // Pure: the connection gathers the facts, this decides what they mean.
 import type { ServerFailure } from '../../../shared/domain.js';
 import type { SandboxSetupCode } from '../../../shared/sandbox.js';
+import { PrivateNetworkError, privateNetworkFix } from '../sandbox/private-network.js';
 
 export interface FailureFacts {
   /** What connect (or spawn) threw. */
   error: unknown;
   transport: 'stdio' | 'http' | 'sse';
   command?: string | undefined;
+  /** The server's name in the registry, for a fix that names it. */
+  server?: string | undefined;
   cwd?: string | undefined;
   url?: string | undefined;
   /** How the child process ended, when it did. */
@@ -33,6 +36,11 @@ export function describeServerFailure(facts: FailureFacts): ServerFailure {
 
   if (facts.transport === 'stdio') {
     const command = facts.command ?? '';
+    // The sandbox's network failed before the server ran: pasta's words and the narrow fix, not "exited".
+    if (facts.error instanceof PrivateNetworkError) {
+      const fix = privateNetworkFix(facts.server ?? 'NAME');
+      return { code: 'private-network', message: `pasta could not give it a network of its own (${facts.error.pastaSaid}): ${fix}`, command, server: facts.server, detail: facts.error.pastaSaid };
+    }
     if (errno === 'ENOENT' && isSpawnError(facts.error)) {
       const suggestion = suggestCommand(command);
       const base = `command not found: ${command}`;

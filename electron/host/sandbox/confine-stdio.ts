@@ -42,6 +42,7 @@ import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
 import { PlaceholderJournal } from './placeholder-journal.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
+import { linkHomeFiles } from './version-manager-shims.js';
 import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
 import { claimPaths, protectRoots, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
@@ -203,7 +204,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     visibleInside: (p) => roots.some((root) => isWithin(p, root.path)),
   });
   const programPaths = pkg ? [...program.paths, pkg.packageDir] : program.paths;
-  const launch = launchEnvironment({ env: config.env, pathEnv, packageDir: pkg?.packageDir, programPaths, home });
+  const launch = launchEnvironment({ env: config.env, pathEnv, packageDir: pkg?.packageDir, programPaths, home, versionManagers: program.versionManagers });
+  for (const manager of program.versionManagers) linkHomeFiles(home, manager.homeFiles);
   const serverEnv = { ...config.env, ...launch.env };
   const notes = launch.notes;
 

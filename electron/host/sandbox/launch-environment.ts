@@ -5,8 +5,11 @@
 // - Some servers keep their data beside their own script by default (server-memory's
 //   memory.jsonl): read-only inside, so the app points them at their private HOME, unless the
 //   person set the path.
+// - A version manager's shim finds its root from HOME, which is private inside: the app names the
+//   root the shim lies in (version-manager-shims.ts), unless the person set it.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ShimNeeds } from './version-manager-shims.js';
 
 /** Servers known to write beside their own program: the env variable that moves the file, and its name. */
 export const DATA_BESIDE_PROGRAM: Readonly<Record<string, { variable: string; file: string }>> = {
@@ -24,6 +27,8 @@ export interface LaunchEnvironmentInput {
   programPaths: readonly string[];
   /** The private HOME (host path, the same inside). */
   home: string;
+  /** Version managers whose shims the command runs through. */
+  versionManagers?: readonly ShimNeeds[] | undefined;
 }
 
 export interface LaunchEnvironment {
@@ -66,6 +71,13 @@ export function launchEnvironment(input: LaunchEnvironmentInput): LaunchEnvironm
     if (!names.has(name) || input.env[data.variable] !== undefined) continue;
     env[data.variable] = path.join(input.home, data.file);
     notes.push(`${data.variable}=${env[data.variable]} (${name} writes beside its own program by default, which is read-only here)`);
+  }
+  for (const manager of input.versionManagers ?? []) {
+    for (const [variable, value] of Object.entries(manager.env)) {
+      if (input.env[variable] !== undefined || env[variable] !== undefined) continue;
+      env[variable] = value;
+      notes.push(`${variable}=${value} (${manager.manager} finds its root from HOME, which is private here)`);
+    }
   }
   return { env, notes };
 }

@@ -169,7 +169,9 @@ async function prepareNpx(input: PackageLaunchInput, npxPath: string): Promise<P
     if (!npm) throw new SandboxSetupError('package-install-failed', 'npm is not on PATH, so the package cannot be installed outside the sandbox.');
     const dir = await installOnce(path.join(input.dataDir, 'sandbox', 'packages', folderName(spec)), async (staging) => {
       fs.writeFileSync(path.join(staging, 'package.json'), '{ "private": true }\n');
-      await run(npm, ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...line.npmOptions, spec], { cwd: staging, env: input.env });
+      // npm runs on the node beside npx (nvm's, named by its full path, may not be on PATH).
+      const env = { ...input.env, PATH: [path.dirname(npxPath), input.env.PATH].filter(Boolean).join(path.delimiter) };
+      await run(npm, ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...line.npmOptions, spec], { cwd: staging, env });
     });
     const dependencies = Object.keys((readJson(path.join(dir, 'package.json'))?.dependencies as Record<string, string>) ?? {});
     const name = registry?.name ?? dependencies[0];
@@ -181,7 +183,8 @@ async function prepareNpx(input: PackageLaunchInput, npxPath: string): Promise<P
   packageDir = fs.realpathSync(packageDir);
   const bin = binOf(packageDir, line.binName);
   const runsOnNode = /^#!.*\bnode\b/.test(fs.readFileSync(bin, 'utf8').slice(0, 200));
-  const node = runsOnNode ? (findOnPath('node', input.env.PATH) ?? process.execPath) : undefined;
+  // The node beside npx is the one it belongs to (`~/.nvm/versions/node/v20/bin/npx`), then PATH's.
+  const node = runsOnNode ? (findOnPath('node', path.dirname(npxPath)) ?? findOnPath('node', input.env.PATH) ?? process.execPath) : undefined;
   return node ? { command: node, args: [bin, ...line.rest], source, packageDir } : { command: bin, args: line.rest, source, packageDir };
 }
 

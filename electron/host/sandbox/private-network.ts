@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { shellQuote } from './holder-launch.js';
 
 /** Where pasta is, when it can give servers a network of their own; otherwise why not, in words. */
 export interface PrivateNetworkSupport {
@@ -40,6 +41,23 @@ export const PASTA_POLICY = ['--config-net', '-t', 'none', '-u', 'none', '-T', '
 
 /** The narrowest fixes for a browser that cannot start with the network shared, in the order offered. */
 export const BROWSER_FIX = 'install the "passt" package (pasta gives each network-on server a network of its own, where browsers run), or turn this server\'s network off if it does not need the network';
+
+/** pasta could not set up a server's network at its start: `pastaSaid` is pasta's own last line. */
+export class PrivateNetworkError extends Error {
+  constructor(readonly pastaSaid: string) {
+    super(`pasta could not set up the server's network: ${pastaSaid}`);
+    this.name = 'PrivateNetworkError';
+  }
+}
+
+/**
+ * The narrowest fixes when pasta fails for a server, in the order offered: its network off where it
+ * does not need one, else pasta repaired. Never the sandbox off: the server can run confined either way.
+ */
+export function privateNetworkFix(serverName: string): string {
+  const name = /^[\w@%+=:,./-]+$/.test(serverName) ? serverName : shellQuote(serverName);
+  return `if it does not need the network, turn its network off (mcp-roots servers set ${name} --network off); otherwise repair pasta (package "passt"), which gives each network-on server a network of its own`;
+}
 
 /** pasta's command line to configure the network namespace of bwrap's first child (host pid). */
 export function pastaArgs(childPid: number, uid: number | undefined = process.getuid?.(), pidFile?: string): string[] {
@@ -147,7 +165,8 @@ export async function attachPrivateNetwork(pasta: string, pid: number | undefine
       // pasta forks into the background once the namespace is configured: its exit is the signal.
       execFile(pasta, pastaArgs(pid, process.getuid?.(), pidFile), { timeout: Math.max(1, deadline - Date.now()), encoding: 'utf8' }, (error, _stdout, stderr) => {
         if (!error) return resolve();
-        reject(new Error(`pasta could not set up the server's network: ${lastLine(stderr) || error.message}`));
+        const said = lastLine(stderr) || (error.killed ? `it did not finish within ${Math.round(timeoutMs / 1000)} s` : error.message);
+        reject(new PrivateNetworkError(said));
       });
     });
     pastaPid = Number(fs.readFileSync(pidFile, 'utf8').trim());

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findOnPath } from './sandbox-probe.js';
 import { isWithin, SandboxSetupError } from './sandbox-types.js';
-import { shimTargets } from './version-manager-shims.js';
+import { shimNeeds, type ShimNeeds } from './version-manager-shims.js';
 import { symlinkHops, type SymlinkHop } from './symlink-hops.js';
 
 export interface ProgramInput {
@@ -40,6 +40,8 @@ export interface ProgramLocation {
   refused: string[];
   /** The symlinks the command, its interpreters and its script are reached through, in the order met. */
   links: SymlinkHop[];
+  /** Version managers whose shims it runs through (version-manager-shims.ts): their env and HOME files. */
+  versionManagers: ShimNeeds[];
 }
 
 // Commands that run a script named by their first positional argument.
@@ -86,6 +88,7 @@ class Collector {
   readonly paths = new Set<string>();
   readonly refused = new Set<string>();
   readonly links = new Map<string, SymlinkHop>();
+  readonly versionManagers = new Map<string, ShimNeeds>();
   private readonly seenExecutables = new Set<string>();
 
   constructor(
@@ -141,7 +144,14 @@ class Collector {
     if (real !== named) this.add(path.dirname(named), named, tainted);
     for (const candidate of new Set([named, real])) this.installOf(candidate, tainted);
     // A version manager's shim execs what lies beside it (version-manager-shims.ts).
-    for (const target of new Set([...shimTargets(named), ...shimTargets(real)])) this.add(target, undefined, tainted);
+    for (const needs of [shimNeeds(named, this.pathEnv), shimNeeds(real, this.pathEnv)]) {
+      if (!needs || this.versionManagers.has(`${needs.manager}:${needs.root}`)) continue;
+      for (const target of needs.paths) this.add(target, undefined, tainted);
+      for (const program of needs.programs) this.executable(program, depthLeft - 1, tainted);
+      // A HOME file is linked from the private HOME only where it is bound (not refused).
+      const homeFiles = needs.homeFiles.filter((file) => this.paths.has(realpathOr(file)));
+      this.versionManagers.set(`${needs.manager}:${needs.root}`, { ...needs, homeFiles });
+    }
     const shebang = readShebang(real);
     if (shebang) {
       this.scriptHome(real, shebang, tainted);
@@ -289,5 +299,12 @@ export function locateProgram(input: ProgramInput): ProgramLocation {
       else collector.scriptHome(real, names, tainted);
     }
   }
-  return { command, args, paths: [...collector.paths].sort(), refused: [...collector.refused].sort(), links: [...collector.links.values()] };
+  return {
+    command,
+    args,
+    paths: [...collector.paths].sort(),
+    refused: [...collector.refused].sort(),
+    links: [...collector.links.values()],
+    versionManagers: [...collector.versionManagers.values()],
+  };
 }

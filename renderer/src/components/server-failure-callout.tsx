@@ -24,6 +24,8 @@ export function ServerFailureCallout({ server }: { server: ServerView }) {
   const { lead, hint } = failureWords(t, failure);
   const { transport } = server;
   const suggestion = failure.code === 'command-not-found' && transport.type === 'stdio' ? failure.suggestion : undefined;
+  // pasta failed: the narrow fix is this server's network off (never its sandbox).
+  const networkOff = failure.code === 'private-network' && server.network;
   const stderr = failure.stderr ?? [];
   const title = failure.code === 'unreachable' || failure.code === 'http-status' ? t('failure.titleConnect') : t('failure.title');
   return (
@@ -52,10 +54,15 @@ export function ServerFailureCallout({ server }: { server: ServerView }) {
               {t('failure.useSuggestion', { suggestion })}
             </button>
           )}
+          {networkOff && (
+            <button type="button" className="button button--compact" disabled={fix.pending} onClick={() => void fix.run({ serverId: server.id, patch: { network: false } })}>
+              {t('failure.networkOff')}
+            </button>
+          )}
         </p>
       )}
       <InlineError error={fix.error} onDismiss={fix.clearError} />
-      {failure.detail && failure.detail !== lead && (
+      {failure.detail && !lead.includes(failure.detail) && (
         <details className="failure__detail">
           <summary>{t('failure.detail')}</summary>
           <p className="mono">{failure.detail}</p>

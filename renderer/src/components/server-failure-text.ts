@@ -33,6 +33,9 @@ export function failureWords(t: Translate, failure: ServerFailure): FailureWords
       return { lead: t('failure.httpStatus', { url: failure.url ?? '', status: String(failure.httpStatus ?? '') }) };
     case 'sealed-secret':
       return { lead: t('failure.sealedSecret') };
+    case 'private-network':
+      // pasta's own last line, as it said it (like a server's stderr).
+      return { lead: t('failure.privateNetwork', { said: failure.detail ?? '' }), hint: t('failure.privateNetworkFix') };
     default:
       return { lead: (failure.stderr ?? []).length > 0 ? t('failure.other') : (failure.detail && !/negotiation|probe/i.test(failure.detail) ? failure.detail : t('failure.other')) };
   }

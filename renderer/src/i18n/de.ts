@@ -448,6 +448,9 @@ export const de: Dictionary = {
   'failure.httpStatus': '{url} hat mit HTTP {status} geantwortet.',
   'failure.sealedSecret': 'Ein Geheimnis dieses Servers wurde von der Desktop-App verschlüsselt und kann hier nicht gelesen werden. Gib es unter „Bearbeiten“ erneut ein.',
   'failure.other': 'Er hat die Verbindung vor dem Abschluss des Handshakes geschlossen.',
+  'failure.privateNetwork': 'pasta, das diesem Server ein eigenes Netzwerk gibt, konnte es nicht einrichten; der Server wurde daher nicht gestartet. pasta meldete: {said}',
+  'failure.privateNetworkFix': 'Wenn er kein Netzwerk braucht, schalte sein Netzwerk aus. Sonst repariere pasta (Paket „passt“).',
+  'failure.networkOff': 'Netzwerk ausschalten',
   'failure.serverSaid': 'Seine letzten Worte auf stderr',
   'failure.detail': 'Technische Details',
 

@@ -446,6 +446,9 @@ export const en = {
   'failure.httpStatus': '{url} answered HTTP {status}.',
   'failure.sealedSecret': 'A secret of this server was encrypted by the desktop app and cannot be read here. Enter it again under Edit.',
   'failure.other': 'It closed the connection before the handshake finished.',
+  'failure.privateNetwork': 'pasta, which gives this server a network of its own, could not set it up, so the server was not run. pasta said: {said}',
+  'failure.privateNetworkFix': 'If it does not need the network, turn its network off. Otherwise repair pasta (package “passt”).',
+  'failure.networkOff': 'Turn its network off',
   'failure.serverSaid': 'Its last words on stderr',
   'failure.detail': 'Technical detail',
 

@@ -448,6 +448,9 @@ export const zhCN: Dictionary = {
   'failure.httpStatus': '{url} 返回了 HTTP {status}。',
   'failure.sealedSecret': '此服务器的一个密钥由桌面应用加密，这里无法读取。请在“编辑”中重新输入。',
   'failure.other': '它在握手完成前关闭了连接。',
+  'failure.privateNetwork': '为此服务器提供独立网络的 pasta 未能完成设置，因此服务器未运行。pasta 的输出：{said}',
+  'failure.privateNetworkFix': '如果它不需要网络，请关闭它的网络；否则请修复 pasta（软件包“passt”）。',
+  'failure.networkOff': '关闭它的网络',
   'failure.serverSaid': '它在 stderr 上的最后输出',
   'failure.detail': '技术细节',
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { resolveCommand } from '../../../../electron/host/sandbox/program-location.js';
 import { describeServerFailure, describeSetupFailure, holdReason, suggestCommand } from '../../../../electron/host/launch/server-failure.js';
+import { PrivateNetworkError } from '../../../../electron/host/sandbox/private-network.js';
 
 function spawnError(command: string): Promise<Error> {
   return new Promise((resolve, reject) => {
@@ -151,5 +152,15 @@ describe('holdReason: which failures wait for a change instead of a timer', () =
     expect(holdReason({ blocked: false, setup: 'npx-unsupported' })).toBe('setup');
     for (const setup of ['command-not-found', 'package-install-failed', 'uv-missing'] as const) expect(holdReason({ blocked: false, setup })).toBeUndefined();
     expect(holdReason({ blocked: false })).toBeUndefined();
+  });
+
+  it('words pasta failing at a start with its own line and the fix for that server, before how bwrap ended', () => {
+    const error = new PrivateNetworkError("Couldn't open network namespace /proc/4242/ns/net: Permission denied");
+    const failure = describeServerFailure({ error, transport: 'stdio', command: 'npx', server: "Tom's browser", exit: { code: null, signal: 'SIGKILL' } });
+    expect(failure).toMatchObject({ code: 'private-network', server: "Tom's browser", command: 'npx', detail: error.pastaSaid });
+    expect(failure.message).toBe(
+      `pasta could not give it a network of its own (${error.pastaSaid}): if it does not need the network, turn its network off (mcp-roots servers set 'Tom'\\''s browser' --network off); otherwise repair pasta (package "passt"), which gives each network-on server a network of its own`,
+    );
+    expect(failure.message).not.toMatch(/sandbox off|without (the )?sandbox/i);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { locateProgram, scriptArgumentIndex } from '../../../../electron/host/sandbox/program-location.js';
 import { SandboxSetupError } from '../../../../electron/host/sandbox/sandbox-types.js';
+import { makeAsdf } from '../../../fixtures/version-managers.js';
 import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(() => {
@@ -213,5 +214,20 @@ describe('locateProgram for a program the server can write (its own checkout in 
     const located = locateProgram({ command: node, args: [path.join(grant, 'linked.mjs')], pathEnv: process.env.PATH, ...options });
     expect(located.paths.some((p) => p.startsWith(elsewhere))).toBe(false);
     expect(located.refused).toContain(target);
+  });
+
+  it("binds an asdf shim's installs and the global version file alone, never HOME; a shim the server can write names nothing", () => {
+    const home = tempDir('asdf-home-');
+    vi.stubEnv('HOME', home);
+    const { shim, node: installed } = makeAsdf(home, 'bash');
+    const located = locateProgram({ command: shim, args: [], pathEnv: '/usr/bin' });
+    expect(located.paths.filter((p) => p.startsWith(home))).toEqual(['bin', 'installs', 'lib', 'plugins', 'shims'].map((entry) => path.join(home, '.asdf', entry)).concat(path.join(home, '.tool-versions')).sort());
+    expect(located.paths).not.toContain(home);
+    expect(located.versionManagers).toMatchObject([{ manager: 'asdf', env: { ASDF_DATA_DIR: path.join(home, '.asdf') }, homeFiles: [path.join(home, '.tool-versions')] }]);
+    expect(installed.startsWith(path.join(home, '.asdf', 'installs'))).toBe(true);
+    const planted = locateProgram({ command: shim, args: [], pathEnv: '/usr/bin', serverWritable: (p) => p.startsWith(path.join(home, '.asdf')) });
+    expect(planted.paths.filter((p) => p.startsWith(home))).toEqual([]);
+    expect(planted.versionManagers).toEqual([]);
+    expect(planted.refused).toContain(shim);
   });
 });
