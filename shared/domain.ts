@@ -270,18 +270,23 @@ export interface MappedFolderView {
   uri: string;
 }
 
-/** Why the roots-change policy restarts a server (electron/host/connections/roots-change-policy.ts decides, and has the English). */
-export type RestartWhy =
+/**
+ * Why the roots-change policy restarts a server (electron/host/connections/roots-change-policy.ts decides, and has the English).
+ * A list, not only a type: a reader checks the ones it did not make (a proxy's status file).
+ */
+export const RESTART_WHYS = [
   /** New folders as arguments. */
-  | 'arguments'
+  'arguments',
   /** New sandbox mounts. */
-  | 'mounts'
+  'mounts',
   /** Its last folder was revoked, and an empty list does not revoke it everywhere. */
-  | 'forget'
+  'forget',
   /** It does not ask again after list_changed: only a new session makes it ask. */
-  | 'reask'
+  'reask',
   /** It failed and was waiting to be retried: its new folders may be what it lacked. */
-  | 'retry';
+  'retry',
+] as const;
+export type RestartWhy = (typeof RESTART_WHYS)[number];
 
 /**
  * What a change of one of its folders would do to the server now, by the roots-change policy:
@@ -294,7 +299,10 @@ export interface ChangeForecast {
 
 export interface ServerView extends ServerRecord {
   status: ServerStatus;
-  /** What granting or revoking a folder would do to it now (absent where this process does not run it). */
+  /**
+   * What granting or revoking a folder would do to it now, wherever it runs: this process and each
+   * `mcp-roots proxy` session (absent where nothing known runs it; host/status/combined-forecast.ts).
+   */
   changeRestarts?: ChangeForecast | undefined;
   grantedRootIds: RootId[];
   /** The granted roots whose grant is read-only (a subset of grantedRootIds). */
@@ -349,6 +357,8 @@ export interface ProxiedSession {
   error?: string | undefined;
   /** How the server behind this proxy runs: in the OS sandbox, advisory, or with the sandbox off. */
   confinement?: ServerConfinement | undefined;
+  /** What a grant or revoke would do to the server behind this proxy, as the proxy's own policy forecasts it. */
+  changeRestarts?: ChangeForecast | undefined;
 }
 
 /** The immutable snapshot every UI renders. Secrets inside server configs are masked. */

@@ -7,11 +7,11 @@
 //    host's own is dropped (its roots are not what the server is told).
 // The proxy's own requests to the server use ids no host uses (see ProxyIds); it sends no
 // request to the host at all, so neither id space can collide.
-import { PROXY_STATES, type ProxyState, type WireRoot } from '../../shared/domain.js';
+import { PROXY_STATES, type ChangeForecast, type ProxyState, type ServerRecord, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/access/exposure.js';
 import { applyLiveGrants, describeLiveChange } from '../host/connections/live-grants.js';
-import { decideRootsChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/connections/roots-change-policy.js';
+import { decideRootsChange, forecastFor, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/connections/roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/connections/roots-session.js';
 import { FirstRootsGate } from '../host/connections/first-roots-gate.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connections/connection-lifecycle.js';
@@ -150,6 +150,16 @@ export class RootsProxy {
     }
     if (action.kind === 'none') return;
     this.notifyServer();
+  }
+
+  /**
+   * What granting or revoking one of its folders would do now: the decision rootsChanged would make,
+   * asked ahead, for the app's matrix (run-proxy.ts writes it into the status file). Undefined where
+   * the registry's grants do not reach the server (the host's own roots are passed on) or the session is over.
+   */
+  changeForecast(record: Pick<ServerRecord, 'enabled' | 'sharing'>): ChangeForecast | undefined {
+    if (this.policy !== 'registry' || this.closing) return undefined;
+    return forecastFor(record, this.facts(), this.hooks.exposure());
   }
 
   private notifyServer(): void {

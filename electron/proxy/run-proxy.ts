@@ -6,7 +6,7 @@
 // same roots-change policy as the app's own connections.
 import type { Readable, Writable } from 'node:stream';
 import { config as zodConfig } from 'zod';
-import type { Registry, ServerRecord } from '../../shared/domain.js';
+import type { ChangeForecast, Registry, ServerRecord } from '../../shared/domain.js';
 import { toHostError } from '../../shared/result.js';
 import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
@@ -73,16 +73,18 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     log(`"${record.name}" is ${record.enabled ? 'not sharing roots' : 'disabled'} in MCP Roots Manager: it is told no folders.`);
   }
 
+  /** The config the real server runs with now. */
+  let running = record;
+  // What a grant or revoke would do, by the app's own policy, read at each write of the status file
+  // (so it matches the session as written); there is no session to ask before the proxy exists.
+  let forecast: () => ChangeForecast | undefined = () => undefined;
   const startedAt = Date.now();
   const status = new ProxyStatusWriter(
     options.configDir,
     { proxyPid: process.pid, serverId, serverName: record.name, startedAt, updatedAt: startedAt, ...FRESH_SESSION, rootsPolicy: policy },
-    250,
-    log,
+    { log, refresh: () => ({ changeRestarts: forecast() }) },
   );
   const channel = new StdioChannel(options.stdin ?? process.stdin, options.stdout ?? process.stdout, log);
-  /** The config the real server runs with now. */
-  let running = record;
   const proxy = new RootsProxy(
     channel,
     {
@@ -100,6 +102,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     },
     policy,
   );
+  forecast = () => proxy.changeForecast(running);
   if (policy === 'registry') log('roots policy: registry (the host\'s own roots, if any, are not passed on)');
 
   let removed = false;
@@ -114,8 +117,13 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     // A new config means a new process, which reads the newest folders itself.
     if (reason) void proxy.restart(`${reason} (changed in MCP Roots Manager)`);
     else if (change.changed.includes(serverId)) proxy.rootsChanged(tracker.get(serverId));
+    // Its folders or config changed, and with them the forecast, even where the session was told nothing.
+    status.update();
   };
-  const onAccess = () => proxy.rootsChanged(tracker.get(serverId));
+  const onAccess = () => {
+    proxy.rootsChanged(tracker.get(serverId));
+    status.update();
+  };
   const onNotice = (notice: { message: string }) => log(notice.message);
   model.on('change', onRegistry);
   model.on('notice', onNotice);

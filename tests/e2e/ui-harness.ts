@@ -68,6 +68,8 @@ export interface UiSessionOptions {
   secrets?: SecretCodec;
   /** How long a restart waits for running calls (30 s by default): a test that looks at a drain holds it open longer. */
   drainLimitMs?: number;
+  /** false: the app shows its servers but starts none (what it says of one then comes from another app's proxy). */
+  runServers?: boolean;
 }
 
 export async function startUiSession(options: UiSessionOptions = {}): Promise<UiSession> {
@@ -80,6 +82,7 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
     configDir,
     stateThrottleMs: 20,
     ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.runServers === false ? { runServers: false } : {}),
     connection: {
       ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
       ...(options.probeTimeoutMs ? { probeTimeoutMs: options.probeTimeoutMs } : {}),

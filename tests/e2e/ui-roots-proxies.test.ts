@@ -1,6 +1,7 @@
 // Folder repairs and proxied servers in the browser UI: "Check again" and "Use new location" on
 // folders that went wrong on disk, reasons in the person's language, and a server that another app
-// runs through a real `mcp-roots proxy` process shown beside the app's own connection.
+// runs through a real `mcp-roots proxy` process: its session, and the matrix's "applies by
+// restarting" from the proxy's own forecast.
 import { Client } from '@modelcontextprotocol/client';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { filesystemSees, lookEverywhere, waitConnected } from './ui-checks.js';
+import type { RestartWhy } from '../../shared/domain.js';
+import { cellName, filesystemSees, lookEverywhere, SCREEN_SIZES, waitConnected } from './ui-checks.js';
 import { repoRoot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession | undefined;
@@ -78,9 +80,19 @@ describe('folder repairs', () => {
   });
 });
 
+const WHY: Partial<Record<RestartWhy, string>> = {
+  forget: 'an empty list alone does not take its last folder away everywhere',
+  mounts: 'its sandbox holds exactly its granted folders, fixed at start',
+};
+
+function appliesByRestarting(why: RestartWhy | undefined): string {
+  return `Applies by restarting proxied-files: ${why ? WHY[why] : '(no restart)'}. Its running calls finish first (at most 30 s).`;
+}
+
 describe('proxied servers', () => {
-  it('shows a server that another app runs through mcp-roots proxy, with its host and last answer', async () => {
-    session = await startUiSession();
+  it('shows a server that another app runs through mcp-roots proxy, with its host, last answer and what a change would restart', async () => {
+    // This app starts none of its servers: what it says of this one comes from the proxy alone.
+    session = await startUiSession({ runServers: false });
     const { page, host, configDir } = session;
     const folder = tempDir('mcp-roots-proxied-');
     await host.addRoots([folder]);
@@ -109,9 +121,28 @@ describe('proxied servers', () => {
       const reported = host.getState().proxies[0]!.confinement!.state;
       await item.locator(`[data-testid="confinement-badge"][data-confinement="${reported}"]`).waitFor();
       await shoot(session, 'servers-proxied');
+
+      // The matrix marks it ↻ from the proxy's forecast (its status file): with its one folder, a
+      // revoke restarts it, to forget the folder or for new mounts, as the sandbox here allows.
+      const forecast = await waitFor(() => host.getState().servers.find((view) => view.id === server.id)?.changeRestarts, {
+        what: 'the proxy’s forecast in the app state',
+      });
+      expect(forecast).toEqual(host.getState().proxies[0]?.changeRestarts);
+      expect(['forget', 'mounts']).toContain(forecast.revoke);
+      await page.getByRole('tab', { name: /Access/ }).click();
+      const head = page.getByRole('columnheader').filter({ hasText: 'proxied-files' });
+      const marker = head.getByRole('img', { name: 'Restarts to apply' });
+      await marker.waitFor();
+      expect(await marker.getAttribute('title')).toBe(appliesByRestarting(forecast.grant ?? forecast.revoke));
+      const cell = page.getByRole('checkbox', { name: cellName(path.basename(folder), 'proxied-files') });
+      expect(await cell.getAttribute('title')).toBe(appliesByRestarting(forecast.revoke));
+      await lookEverywhere(page, 'access-proxied-restarts', { sizes: SCREEN_SIZES, inView: () => head.scrollIntoViewIfNeeded() });
     } finally {
       await client.close();
     }
+    // Nothing runs it any more: nothing restarts, so nothing is said.
+    await page.getByRole('columnheader').filter({ hasText: 'proxied-files' }).getByRole('img', { name: 'Restarts to apply' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByRole('tab', { name: /Servers/ }).click();
     await page.getByText('Running in 1 other app').waitFor({ state: 'detached', timeout: 10_000 });
   });
 });

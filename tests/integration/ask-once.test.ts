@@ -94,5 +94,7 @@ describe('a server that asks for its roots once', () => {
       { what: 'the status file to say it restarts to apply changes, connected again' },
     );
     expect(status).toMatchObject({ rereadsRoots: false, state: 'ready' });
+    // And forecasts it for the app's matrix: the next grant restarts it (it has no folder left to revoke).
+    expect(status.changeRestarts).toEqual({ grant: 'reask' });
   });
 });

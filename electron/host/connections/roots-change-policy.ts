@@ -112,6 +112,15 @@ export function forecastChange(facts: SessionFacts, current: Exposure): ChangeFo
 }
 
 /**
+ * The forecast for a server as its record stands: one that is off or not sharing is told no folders
+ * whatever it is granted, so a grant or revoke changes nothing it runs. The app's connections and
+ * `mcp-roots proxy` (which writes it into its status file) both ask this.
+ */
+export function forecastFor(record: Pick<ServerRecord, 'enabled' | 'sharing'>, facts: SessionFacts, current: Exposure): ChangeForecast {
+  return record.enabled && record.sharing ? forecastChange(facts, current) : {};
+}
+
+/**
  * Whether a config change needs a new process or session: capabilities, the command, the sandbox (and its limits)
  * and the path mapping are all fixed when it starts. A new name or consent setting needs nothing.
  * (Enabling and disabling start and stop it; that is not a restart.)

@@ -12,7 +12,7 @@ import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../launch/inbound-limits.js';
 import type { ExposedFolder, Exposure } from '../access/exposure.js';
 import { applyLiveGrants, describeLiveChange } from './live-grants.js';
-import { decideRootsChange, forecastChange, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { decideRootsChange, forecastFor, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
@@ -282,10 +282,10 @@ export class ServerConnection {
     return this.sendListChanged();
   }
 
-  /** What granting or revoking one of its folders would do now (the policy's decision, asked ahead). */
-  changeForecast(current: Exposure): ChangeForecast {
-    if (!this.record.enabled) return {};
-    return forecastChange(this.facts(), current);
+  /** What granting or revoking one of its folders would do now (the policy's decision, asked ahead); undefined where this process never runs it. */
+  changeForecast(current: Exposure): ChangeForecast | undefined {
+    if (this.options.dormant) return undefined;
+    return forecastFor(this.record, this.facts(), current);
   }
 
   /** Mounts the new folders into the running sandbox (live-grants.ts), or restarts it where that cannot be done safely. */

@@ -25,6 +25,7 @@ import { maskTransport } from '../../../shared/secrets.js';
 import { argumentFolderViews } from '../access/argument-folder-views.js';
 import type { Exposure } from '../access/exposure.js';
 import { secretPlacements, type SecretCodec } from '../registry/secret-codec.js';
+import { combinedForecast } from './combined-forecast.js';
 
 export interface StateSources {
   configPath: string;
@@ -32,7 +33,7 @@ export interface StateSources {
   rootViews(registry: Registry): RootView[];
   exposure(serverId: ServerId): Exposure;
   status(serverId: ServerId): ServerStatus | undefined;
-  /** What a grant or revoke would do to it now (roots-change-policy.ts forecastChange), where this process runs it. */
+  /** What a grant or revoke would do to it now (roots-change-policy.ts forecastFor), where this process runs it; proxies() add theirs. */
   changeForecast?(serverId: ServerId): ChangeForecast | undefined;
   consentRequests(): ConsentRequest[];
   notices(): Notice[];
@@ -61,12 +62,15 @@ function mappedFolderViews(server: Registry['servers'][number], registry: Regist
 
 export function buildHostState(sources: StateSources, revision: number): HostState {
   const registry = sources.registry();
+  const proxies = sources.proxies();
+  const proxiesOf = new Map<ServerId, ProxiedSession[]>();
+  for (const session of proxies) proxiesOf.set(session.serverId, [...(proxiesOf.get(session.serverId) ?? []), session]);
   const servers: ServerView[] = registry.servers.map((server) => ({
     ...server,
     transport: maskTransport(server.transport),
     secrets: secretPlacements(server.transport, sources.secrets),
     status: sources.status(server.id) ?? NOT_RUNNING,
-    changeRestarts: sources.changeForecast?.(server.id),
+    changeRestarts: combinedForecast(sources.changeForecast?.(server.id), proxiesOf.get(server.id) ?? []),
     ...grantedIds(registry.grants[server.id]),
     effectiveRootIds: [...sources.exposure(server.id).rootIds],
     argumentFolders: argumentFolderViews(server.transport, registry.roots, registry.grants[server.id]),
@@ -79,7 +83,7 @@ export function buildHostState(sources: StateSources, revision: number): HostSta
     servers,
     consentRequests: sources.consentRequests(),
     notices: sources.notices(),
-    proxies: sources.proxies(),
+    proxies,
     settings: registry.settings,
     ...(sources.environment ? { environment: sources.environment } : {}),
   };

@@ -3,7 +3,7 @@
 // and the read side: the proxies that are alive, as the app and the CLI show them.
 import path from 'node:path';
 import { z } from 'zod';
-import { ERA_REASONS, PROXY_STATES, type ProxiedSession } from '../../../shared/domain.js';
+import { ERA_REASONS, PROXY_STATES, RESTART_WHYS, type ProxiedSession } from '../../../shared/domain.js';
 import type { ServerConfinement } from '../../../shared/sandbox.js';
 import { readLiveStatusFiles, type ReadStatusOptions } from './status-file.js';
 
@@ -16,6 +16,11 @@ const LEGACY_STATES: Record<string, (typeof PROXY_STATES)[number]> = { connected
 const proxyState = z.preprocess((value) => (typeof value === 'string' ? (LEGACY_STATES[value] ?? value) : value), z.enum(PROXY_STATES));
 
 const implementation = z.object({ name: z.string(), version: z.string() }).loose();
+
+// Only a forecast, for the matrix's ↻ (it grants nothing): what cannot be read, a why from a newer
+// proxy included, is left out, not guessed, and does not cost the rest of the status.
+const restartWhy = z.enum(RESTART_WHYS).optional().catch(undefined);
+const changeForecast = z.object({ grant: restartWhy, revoke: restartWhy }).optional().catch(undefined);
 
 export const proxyStatusSchema = z
   .object({
@@ -55,6 +60,8 @@ export const proxyStatusSchema = z
     preparing: z.string().optional(),
     /** Its server failed in a way no retry fixes (server-failure.ts holdReason): it waits for a grant or setting. */
     held: z.object({ reason: z.enum(['blocked-path', 'setup']), at: z.number() }).optional(),
+    /** What a grant or revoke would do to its server now: the proxy's roots-change policy, asked ahead (roots-change-policy.ts forecastChange). */
+    changeRestarts: changeForecast,
   })
   .loose();
 
@@ -97,5 +104,6 @@ export function proxiedSession(status: ProxyStatus): ProxiedSession {
     updatedAt: status.updatedAt,
     error: status.error,
     confinement: status.confinement,
+    changeRestarts: status.changeRestarts,
   };
 }

@@ -246,4 +246,34 @@ describe('RootsProxy', () => {
     expect(t.servers).toHaveLength(1);
     expect(t.proxy.status.state).toBe('stopped');
   });
+
+  it('forecasts what rootsChanged then does: the same policy, asked before the change', async () => {
+    let roots: readonly WireRoot[] = ROOTS;
+    const t = setup('registry', () => roots);
+    await t.proxy.start();
+    await handshake(t);
+    const on = { enabled: true, sharing: true };
+    // Its one folder: a grant is told (list_changed), a revoke restarts it so it forgets the folder.
+    expect(t.proxy.changeForecast(on)).toEqual({ grant: undefined, revoke: 'forget' });
+    // Off or not sharing, it is told no folders: nothing a grant does restarts it.
+    expect(t.proxy.changeForecast({ enabled: false, sharing: true })).toEqual({});
+    expect(t.proxy.changeForecast({ enabled: true, sharing: false })).toEqual({});
+    roots = [];
+    t.proxy.rootsChanged(exposureOf(roots));
+    await waitUntil(() => t.servers.length === 2);
+    await t.proxy.close();
+    expect(t.proxy.changeForecast(on)).toBeUndefined();
+  });
+
+  it('forecasts a restart for every change of an argument-injected server, and nothing under the host’s roots', async () => {
+    const injected = setup('registry', () => ROOTS, { injectsRoots: () => true });
+    await injected.proxy.start();
+    expect(injected.proxy.changeForecast({ enabled: true, sharing: true })).toEqual({ grant: 'arguments', revoke: 'arguments' });
+    await injected.proxy.close();
+    const passthrough = setup('host');
+    await passthrough.proxy.start();
+    expect(passthrough.proxy.changeForecast({ enabled: true, sharing: true })).toBeUndefined();
+    await passthrough.proxy.close();
+  });
 });
+

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTAINER_CONFINEMENT } from '../../../../electron/host/launch/docker-mounts.js';
 import type { ExposedFolder, Exposure } from '../../../../electron/host/access/exposure.js';
-import { decideRootsChange, describeConfigChange, forecastChange, mountsAreGrants, needsRestart, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
+import { decideRootsChange, describeConfigChange, forecastChange, forecastFor, mountsAreGrants, needsRestart, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
 import type { ServerRecord } from '../../../../shared/domain.js';
 
 const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });
@@ -69,6 +69,13 @@ describe('forecast: what a grant or revoke would do, asked before it is made', (
     const argued: SessionFacts = { ...facts(false, [folder('/a')]), injectsRoots: true };
     expect(forecastChange(argued, exposure(folder('/a')))).toEqual({ grant: 'arguments', revoke: 'arguments' });
     expect(forecastChange({ ...argued, started: undefined }, exposure())).toEqual({ grant: 'arguments', revoke: undefined });
+  });
+
+  it('a server that is off or not sharing is told no folders whatever it is granted: nothing restarts it', () => {
+    const argued: SessionFacts = { ...facts(true, [folder('/a')]), injectsRoots: true };
+    expect(forecastFor({ enabled: true, sharing: true }, argued, exposure(folder('/a')))).toEqual({ grant: 'arguments', revoke: 'arguments' });
+    expect(forecastFor({ enabled: false, sharing: true }, argued, exposure())).toEqual({});
+    expect(forecastFor({ enabled: true, sharing: false }, argued, exposure())).toEqual({});
   });
 
   it('is the decision itself, not a copy: each answer is what decideRootsChange says of the change', () => {
