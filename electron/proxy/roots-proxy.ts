@@ -116,7 +116,7 @@ export class RootsProxy {
       setUpstreamVersion: (version) => this.upstream?.transport.setProtocolVersion?.(version),
       opened: (initialize, result) => {
         this.initialize = initialize;
-        this.initialized = true;
+        this.markInitialized();
         this.noteInitializeResult(result);
       },
       chose: (era, eraReason, extra = {}) => {
@@ -505,7 +505,7 @@ export class RootsProxy {
     }
     if (isNotification(message)) {
       if (message.method === 'notifications/roots/list_changed' && this.policy === 'registry') return;
-      if (message.method === 'notifications/initialized') this.initialized = true;
+      if (message.method === 'notifications/initialized') this.markInitialized();
       if (message.method === 'notifications/cancelled' && isObject(message.params)) {
         // A cancelled call may never be answered: forget it, or a long session leaks them.
         const call = this.calls.get(message.params.requestId as RequestId);
@@ -670,6 +670,16 @@ export class RootsProxy {
     const state = this.lifecycle.fire(event);
     if (!isProxyState(state)) throw new Error(`The proxy has no state '${state}'.`);
     this.update({ ...patch, state });
+  }
+
+  /**
+   * The host finished its handshake: from now a change can be told to the server, so the forecast the
+   * status file carries changes too (a status written before still said "restarts", seen under load).
+   */
+  private markInitialized(): void {
+    if (this.initialized) return;
+    this.initialized = true;
+    this.hooks.statusChanged(this.status);
   }
 
   private update(patch: Partial<SessionStatus>): void {

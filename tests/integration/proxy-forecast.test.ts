@@ -78,7 +78,14 @@ describe('a proxied server’s change forecast', () => {
       const client = await proxiedClient(configDir, 'filesystem');
       expect((await sees(client)).sort()).toEqual([a, b].sort());
       // Two folders: a grant is told (or mounted, then told), and a revoke leaves it one.
-      const before = await proxyStatus(configDir, client, 'the forecast in the status file', (status) => status.changeRestarts !== undefined && (!sandbox || status.confinement?.state === 'enforced'));
+      // Written once the server asked for its folders (after the host's handshake: a change can be told
+      // then) and, confined, once its sandbox was verified: the forecast of the running session.
+      const before = await proxyStatus(
+        configDir,
+        client,
+        'the forecast in the status file',
+        (status) => status.changeRestarts !== undefined && status.rootsRequestCount > 0 && (!sandbox || status.confinement?.selfCheck?.verified === true),
+      );
       expect(before.changeRestarts).toEqual({});
 
       await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootC], true));
