@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { CLI_BIN, ensureBuilt } from './cli.js';
+import { waitFor } from './wait-for.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const PROXY_ENTRY = path.join(repoRoot, 'electron/proxy/proxy-main.ts');
@@ -55,10 +56,34 @@ export async function proxiedClient(configDir: string, server: string, options: 
   try {
     await client.connect(transport);
   } catch (error) {
+    // The proxy lives on after a refused handshake (the transport keeps it for another one), retrying
+    // its server and writing under the config folder: it ends before the test goes on, or the test's
+    // cleanup races it (ENOTEMPTY in proxy-refusals, in CI).
+    const pid = transport.pid;
+    await transport.close().catch(() => undefined);
+    if (pid) await ended(pid);
     throw new Error(`${(error as Error).message}; proxy stderr: ${stderr}`, { cause: error });
   }
   open.push({ client, stderr: () => stderr });
   return client;
+}
+
+/** Stops a process and waits until it is gone (SIGTERM, then SIGKILL after 10 s). */
+async function ended(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  process.kill(pid, 'SIGTERM');
+  await waitFor(() => !alive(), { what: `the proxy (pid ${pid}) to end`, timeoutMs: 10_000 }).catch(() => {
+    if (alive()) process.kill(pid, 'SIGKILL');
+    return waitFor(() => !alive(), { what: `the proxy (pid ${pid}) to end after SIGKILL`, timeoutMs: 10_000 });
+  });
 }
 
 export async function closeProxiedClients(): Promise<void> {
