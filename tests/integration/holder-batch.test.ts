@@ -107,6 +107,30 @@ describe.skipIf(!holder?.available)('the holder’s start batch', () => {
       // src is pinned (an anchor on the way to a protected name), so the swap is seen there first.
       expect(run.stderr).toContain(`${inner} was replaced since it was checked`);
     });
+
+    it(`mounts a repository named with a Unicode space at its own place, not where a planted look-alike leads, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'nobody'}`, () => {
+      const w = world();
+      // The attack on the fstab text: U+1680 was written as \13200, read back as "Z00", so the
+      // protected .vscode of r<U+1680> was bound at rZ00/.vscode, a link the server planted to a
+      // folder of its own (on the real attack, the holder's /usr/bin).
+      const repo = path.join(w.project, 'r\u1680\u3000');
+      const decoy = path.join(w.base, 'decoy');
+      for (const dir of [path.join(repo, '.vscode'), path.join(decoy, '.vscode')]) fs.mkdirSync(dir, { recursive: true, mode: 0o777 });
+      fs.chmodSync(repo, 0o777);
+      fs.symlinkSync(decoy, path.join(w.project, 'rZ00\u3000'));
+      const mounts = grantTree({ roots: [{ path: w.project, mode: 'read-write' }], dataDir: '/nonexistent-data', protectedPaths: [path.join(repo, '.vscode')], programs: [] });
+      const identities = new Map(mounts.map((mount) => [mount.path, identityOf(mount.path) as PathIdentity]));
+      const script = [
+        'R="$1"',
+        `mkdir "$R"${shq(path.join(repo, '.vscode', 'x'))} 2>/dev/null && echo "repo: written" || echo "repo: refused"`,
+        `mkdir "$R"${shq(path.join(decoy, '.vscode', 'y'))} 2>/dev/null && echo "decoy: no grant there" || echo "decoy: missing, as it is not granted"`,
+        `grep -c decoy /proc/self/mountinfo || true`,
+      ].join('\n');
+      const run = runHolder(w, mounts, identities, as, script);
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout.split('\n')).toEqual(['repo: refused', 'decoy: missing, as it is not granted', '0', '']);
+    });
   }
 
   it.skipIf(!isRoot)('makes a folder read-only on a nosuid, nodev, noexec mount (the flags a user namespace must repeat)', () => {

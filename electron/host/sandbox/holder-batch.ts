@@ -40,11 +40,20 @@ export interface HolderBatch {
 /** A mount's locked flags that a read-only remount must repeat, per source path. */
 export type MountFlagsOf = (source: string) => readonly string[];
 
-/** Octal escapes for the characters that would split a field: the form fstab and the mount table use. */
+/**
+ * Octal escapes for the characters that would split a field: the form fstab and the mount table use.
+ * One escape per byte of the character's UTF-8 form: libmount and the kernel read exactly three
+ * octal digits, so a code above 255 written whole (U+1680 as \13200) was read as "Z00": a folder
+ * a server named so mounted somewhere else.
+ */
 function escaped(value: string, characters: RegExp): string {
-  return value.replace(characters, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+  return value.replace(characters, (c) => [...Buffer.from(c, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
 }
-/** An fstab field: whitespace of any kind and the backslash escaped (libmount unescapes any \ooo). */
+/**
+ * An fstab field: libmount splits a line at ASCII blanks (C's isspace) and unescapes any \ooo, so
+ * those and the backslash are escaped; so is any other Unicode space, which costs nothing and keeps
+ * every field free of what a reader might take for a blank.
+ */
 export const fstabField = (value: string) => escaped(value, /[\s\\]/g);
 /** A mount point as /proc/<pid>/mountinfo writes it: only space, tab, newline and backslash escaped. */
 export const mountinfoField = (value: string) => escaped(value, /[ \t\n\\]/g);
