@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packageFolderName } from '../../electron/host/sandbox/package-launch.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { closeConfined, startConfined } from '../support/confined-client.js';
@@ -49,7 +50,8 @@ const LAUNCH_PATHS: LaunchPath[] = [
       return { type: 'stdio', command: 'uvx', args: ['folder-server'], env: { PATH: `${path.join(fixtures, 'uv-bin')}:${systemPath}` } };
     },
     // Installed by the app outside the sandbox, into its data folder (package-launch.ts).
-    interpreter: () => path.join('sandbox', 'uv-tools', 'folder-server', 'bin', 'python3'),
+    // A tool folder per package (package-launch.ts), the venv uv made for the tool inside it.
+    interpreter: () => path.join('sandbox', 'uv-tools', packageFolderName('folder-server'), 'folder-server', 'bin', 'python3'),
   },
 ];
 

@@ -38,7 +38,8 @@ import { LiveMounts } from './live-mounts.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { launchEnvironment } from './launch-environment.js';
 import { watchLimits, type LimitHit } from './limit-watch.js';
-import { preparePackageLaunch, type PackageLaunch } from './package-launch.js';
+import { preparePackageLaunch, type BuildStep, type PackageLaunch } from './package-launch.js';
+import { runConfinedOnce } from './run-confined.js';
 import { PlaceholderJournal } from './placeholder-journal.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
@@ -171,6 +172,31 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
   };
 }
 
+/**
+ * A package's build step (package-launch.ts), in the sandbox a server would get with one read-write
+ * grant, its staging folder, and the network on; a private HOME and temp folder beside it, removed after.
+ */
+async function buildConfined(step: BuildStep, options: ConfineOptions & { support: SandboxSupport }): Promise<void> {
+  const home = fs.mkdtempSync(`${step.dir}.home-`);
+  const tmp = fs.mkdtempSync(`${step.dir}.tmp-`);
+  try {
+    const confined = await confineStdio(
+      { type: 'stdio', command: step.command, args: step.args, env: { ...step.env, npm_config_cache: path.join(home, '.npm') }, cwd: step.dir },
+      { ...options, serverId: `build-${path.basename(step.dir)}`, roots: [{ path: step.dir, mode: 'read-write' }], network: true, home, tmp },
+    );
+    if (confined.enforcement.kind === 'none') throw new SandboxSetupError('package-install-failed', `its build step cannot run confined here (${confined.enforcement.reason}), so it did not run.`);
+    fs.appendFileSync(step.log, `$ ${path.basename(step.command)} ${step.args.join(' ')}   (confined: only ${step.dir} writable, network on)\n`);
+    const result = await runConfinedOnce(confined, step.log);
+    if (result.code !== 0) {
+      const how = result.signal ? `was stopped (${result.signal})` : `failed (exit ${result.code})`;
+      throw new SandboxSetupError('package-install-failed', `its build step ${how} in its sandbox: ${result.tail || 'it printed nothing'} (the whole output: ${step.log})`);
+    }
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 export async function confineStdio(config: StdioTransportConfig, options: ConfineOptions): Promise<ConfinedStdio> {
   const support = options.support ?? (await sandboxSupport(options.dataDir));
   const enforcement: SandboxEnforcement = { kind: support.kind, reasonCode: support.reasonCode, reason: support.reason };
@@ -191,6 +217,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     cwd: config.cwd,
     env: { ...process.env, PATH: pathEnv },
     dataDir,
+    build: (step) => buildConfined(step, { ...options, dataDir, support }),
   });
   // What the server can write may name nothing else to bind (a planted node_modules link, a shebang).
   const roots = options.roots.filter((root) => identityOf(root.path)?.directory === true);
@@ -207,7 +234,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const launch = launchEnvironment({ env: config.env, pathEnv, packageDir: pkg?.packageDir, programPaths, home, versionManagers: program.versionManagers });
   for (const manager of program.versionManagers) linkHomeFiles(home, manager.homeFiles);
   const serverEnv = { ...config.env, ...launch.env };
-  const notes = launch.notes;
+  const notes = [...launch.notes, ...(pkg?.built?.length ? [`its package's build step (${pkg.built.join(', ')}) ran once, at install, in a sandbox of its own: the network on, only the package's folder writable`] : [])];
 
   let identities = new Map<string, PathIdentity>();
   const placeholders: Placeholder[] = [];

@@ -3,14 +3,22 @@
 // confined server would later run unconfined. So the package is found or installed OUTSIDE the
 // sandbox first, by the app, and the server then runs it directly; the plan binds it read-only.
 //
+// Nothing of the package runs outside: npm installs with its scripts off, and uv builds nothing
+// (wheels only), each with the app's own folder as cwd and no project config (a uv.toml or .npmrc a
+// server wrote in its cwd is never read). A package that has a build step (install scripts, a
+// native addon, a source distribution) gets it afterwards in a sandbox of its own (`build`, made by
+// confine-stdio.ts): its staging folder is the only thing writable, the network is on, no grant is
+// visible. Everything npm and uv print goes to a log file under the data folder, kept for the person.
+//
 // npx: the local project's node_modules (searched up from the server's cwd, as npx does) when it
 // holds the package at the asked version, else an app-managed folder
 // `<dataDir>/sandbox/packages/<spec>`, installed once with the user's own npm (its cache stays
 // outside the sandbox and is written only by npm). A bare name is pinned to the version installed
 // first; delete that folder to take a newer one.
-// uvx: `uv tool install` into `<dataDir>/sandbox/uv-tools`. Without uv on PATH the server is not
-// started: a SandboxSetupError 'uv-missing' says so (never a crash, never an unconfined start).
-// NOT RUN HERE: this machine has no uv, so only the uv-missing path is tested.
+// uvx: `uv tool install` into `<dataDir>/sandbox/uv-tools/<spec>`, one folder per package so that a
+// build step writes only its own. Without uv on PATH the server is not started: a SandboxSetupError
+// 'uv-missing' says so (never a crash, never an unconfined start).
+// NOT RUN HERE: this machine has no uv, so uv is a stand-in in the tests.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -25,7 +33,25 @@ export interface PackageLaunchInput {
   /** The environment npm/uv run with (outside the sandbox): the app's, with the server's PATH. */
   env: Readonly<Record<string, string | undefined>>;
   dataDir: string;
+  /**
+   * Runs a package's build step in a sandbox of its own: `dir` the only folder writable, the network
+   * on, nothing granted. Without it a package's build step does not run at all.
+   */
+  build?: ConfinedBuild | undefined;
 }
+
+/** A build step to run confined, and the log its output goes to. */
+export interface BuildStep {
+  command: string;
+  args: string[];
+  /** Its working folder, and the only one it may write. */
+  dir: string;
+  env: Record<string, string>;
+  log: string;
+}
+
+/** Runs a build step confined; rejects with a SandboxSetupError('package-install-failed') when it fails. */
+export type ConfinedBuild = (step: BuildStep) => Promise<void>;
 
 export interface PackageLaunch {
   command: string;
@@ -33,6 +59,10 @@ export interface PackageLaunch {
   /** Where the package came from: 'local' (the project's node_modules) or 'installed' (the app's folder). */
   source: 'local' | 'installed';
   packageDir: string;
+  /** Set by the start that installed it: the packages whose build step ran, confined. */
+  built?: string[] | undefined;
+  /** The install's full output, when this start installed it. */
+  log?: string | undefined;
 }
 
 export interface NpxLine {
@@ -109,14 +139,44 @@ function localPackage(name: string, version: string | undefined, cwd: string): s
   }
 }
 
-function run(command: string, args: string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<void> {
+/** Where an install's whole output is kept (the error shows its last lines and names the file). */
+function installLog(dataDir: string, folder: string): string {
+  const dir = path.join(dataDir, 'sandbox', 'logs');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return path.join(dir, `install-${folder}.log`);
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' ').slice(0, 500);
+}
+
+/** Runs npm or uv outside the sandbox (nothing of the package runs: see the top), its output appended to `log`. */
+function run(command: string, args: string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>>; log: string }): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+    execFile(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      fs.appendFileSync(options.log, `$ ${path.basename(command)} ${args.join(' ')}\n${stdout}${stderr}${error ? `(${error.message.split('\n')[0]})\n` : ''}`, { mode: 0o600 });
       if (!error) return resolve();
-      const tail = String(stderr).trim().split('\n').slice(-3).join(' ').slice(0, 500);
-      reject(new SandboxSetupError('package-install-failed', `${path.basename(command)} ${args.join(' ')} failed: ${tail || error.message}`));
+      const tail = lastLines(String(stderr));
+      reject(new SandboxSetupError('package-install-failed', `${path.basename(command)} ${args.join(' ')} failed: ${tail || error.message} (the whole output: ${options.log})`));
     });
   });
+}
+
+/** The variables a build step gets: how to reach the registry and the network, never the person's other secrets. */
+export function buildEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const kept = Object.entries(env).filter(([name, value]) => value !== undefined && (BUILD_VARIABLES.has(name) || /^(npm_config_|NPM_CONFIG_|UV_)/.test(name)));
+  return Object.fromEntries(kept) as Record<string, string>;
+}
+
+const BUILD_VARIABLES = new Set(['PATH', 'LANG', 'LC_ALL', 'TERM', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'PYTHON', 'CC', 'CXX', 'MAKEFLAGS']);
+
+/** The packages of an npm install that have a build step (npm records it in its hidden lockfile). */
+export function packagesWithBuildStep(staging: string): string[] {
+  const lock = readJson(path.join(staging, 'node_modules', '.package-lock.json'));
+  const packages = (lock?.packages ?? {}) as Record<string, { hasInstallScript?: boolean }>;
+  return Object.entries(packages)
+    .filter(([, entry]) => entry.hasInstallScript === true)
+    .map(([where]) => where.replace(/^.*node_modules\//, ''));
 }
 
 /** Installs into a fresh folder and renames it into place, so two servers starting at once never share a half-written one. */
@@ -139,7 +199,8 @@ async function installOnce(finalDir: string, install: (dir: string) => Promise<v
   }
 }
 
-function folderName(spec: string): string {
+/** The folder a spec is installed in: readable, and unique per spec. */
+export function packageFolderName(spec: string): string {
   const readable = spec.replace(/[^a-zA-Z0-9._@-]+/g, '_').slice(-60);
   return `${readable}-${createHash('sha256').update(spec).digest('hex').slice(0, 10)}`;
 }
@@ -162,17 +223,28 @@ async function prepareNpx(input: PackageLaunchInput, npxPath: string): Promise<P
   const registry = registryName(line.spec);
   let packageDir = registry ? localPackage(registry.name, registry.version, cwd) : undefined;
   let source: PackageLaunch['source'] = 'local';
+  /** Set when this start installed it. */
+  let built: string[] | undefined;
+  let installedLog: string | undefined;
   if (!packageDir) {
     // Paths in the spec are the user's, relative to the server's cwd.
     const spec = registry ? line.spec : /^(\.|\/|~)/.test(line.spec) || /\.(tgz|tar\.gz)$/.test(line.spec) ? path.resolve(cwd, line.spec) : line.spec;
     const npm = findOnPath('npm', path.dirname(npxPath)) ?? findOnPath('npm', input.env.PATH);
     if (!npm) throw new SandboxSetupError('package-install-failed', 'npm is not on PATH, so the package cannot be installed outside the sandbox.');
-    const dir = await installOnce(path.join(input.dataDir, 'sandbox', 'packages', folderName(spec)), async (staging) => {
+    const folder = packageFolderName(spec);
+    const log = installLog(input.dataDir, folder);
+    const dir = await installOnce(path.join(input.dataDir, 'sandbox', 'packages', folder), async (staging) => {
+      fs.writeFileSync(log, '', { mode: 0o600 });
       fs.writeFileSync(path.join(staging, 'package.json'), '{ "private": true }\n');
       // npm runs on the node beside npx (nvm's, named by its full path, may not be on PATH).
       const env = { ...input.env, PATH: [path.dirname(npxPath), input.env.PATH].filter(Boolean).join(path.delimiter) };
-      await run(npm, ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...line.npmOptions, spec], { cwd: staging, env });
+      await run(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', ...line.npmOptions, spec], { cwd: staging, env, log });
+      built = packagesWithBuildStep(staging);
+      if (built.length === 0) return;
+      if (!input.build) throw new SandboxSetupError('package-install-failed', `${built.join(', ')} need${built.length === 1 ? 's' : ''} a build step, and there is no sandbox here to run it in.`);
+      await input.build({ command: npm, args: ['rebuild', '--foreground-scripts', '--no-audit', '--no-fund', '--no-update-notifier'], dir: staging, env: buildEnvironment(env), log });
     });
+    installedLog = built === undefined ? undefined : log;
     const dependencies = Object.keys((readJson(path.join(dir, 'package.json'))?.dependencies as Record<string, string>) ?? {});
     const name = registry?.name ?? dependencies[0];
     if (!name) throw new SandboxSetupError('package-install-failed', `npm installed nothing for ${spec}.`);
@@ -185,7 +257,8 @@ async function prepareNpx(input: PackageLaunchInput, npxPath: string): Promise<P
   const runsOnNode = /^#!.*\bnode\b/.test(fs.readFileSync(bin, 'utf8').slice(0, 200));
   // The node beside npx is the one it belongs to (`~/.nvm/versions/node/v20/bin/npx`), then PATH's.
   const node = runsOnNode ? (findOnPath('node', path.dirname(npxPath)) ?? findOnPath('node', input.env.PATH) ?? process.execPath) : undefined;
-  return node ? { command: node, args: [bin, ...line.rest], source, packageDir } : { command: bin, args: line.rest, source, packageDir };
+  const installed = { source, packageDir, built, log: installedLog };
+  return node ? { command: node, args: [bin, ...line.rest], ...installed } : { command: bin, args: line.rest, ...installed };
 }
 
 /** uvx [--from SPEC] NAME[@VERSION|==VERSION] ARGS… */
@@ -217,12 +290,34 @@ async function prepareUvx(input: PackageLaunchInput, uvxPath: string | undefined
       `This server starts with uvx, but uv is not on PATH, so its package "${line.spec}" cannot be prepared outside the sandbox. Install uv, or run this server without the sandbox.`,
     );
   }
-  const toolDir = path.join(input.dataDir, 'sandbox', 'uv-tools');
+  // One folder per package: a build step may write only its own (the `bin` links included).
+  const folder = packageFolderName(line.spec);
+  const toolDir = path.join(input.dataDir, 'sandbox', 'uv-tools', folder);
   const env = { ...input.env, UV_TOOL_DIR: toolDir, UV_TOOL_BIN_DIR: path.join(toolDir, 'bin') };
   const bin = path.join(toolDir, 'bin', line.command);
-  if (!fs.existsSync(bin)) await run(uv, ['tool', 'install', line.spec], { cwd: input.cwd ?? process.cwd(), env });
+  let built: string[] | undefined;
+  let log: string | undefined;
+  if (!fs.existsSync(bin)) {
+    log = installLog(input.dataDir, folder);
+    fs.writeFileSync(log, '', { mode: 0o600 });
+    fs.mkdirSync(toolDir, { recursive: true, mode: 0o700 });
+    // The app's folder as cwd and --no-config: a uv.toml or pyproject.toml a server wrote is never read.
+    // --no-build: wheels only, nothing of the package runs here.
+    const install = ['tool', 'install', line.spec, '--no-config'];
+    const unbuilt = await run(uv, [...install, '--no-build'], { cwd: toolDir, env, log }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (unbuilt) {
+      // A source distribution must be built: only in a sandbox of its own, writing only its tool folder.
+      // Whatever the failure, the build attempt says it again if it was not about building.
+      if (!input.build) throw unbuilt;
+      built = [line.spec];
+      await input.build({ command: uv, args: install, dir: toolDir, env: { ...buildEnvironment(env), UV_TOOL_DIR: toolDir, UV_TOOL_BIN_DIR: path.join(toolDir, 'bin') }, log });
+    }
+  }
   if (!fs.existsSync(bin)) throw new SandboxSetupError('package-install-failed', `uv installed ${line.spec} but it has no command "${line.command}".`);
-  return { command: bin, args: line.rest, source: 'installed', packageDir: path.dirname(fs.realpathSync(bin)) };
+  return { command: bin, args: line.rest, source: 'installed', packageDir: path.dirname(fs.realpathSync(bin)), built, log };
 }
 
 /** For an npx or uvx command, the package's own program to run instead; undefined for anything else. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseNpx, parseUvx, registryName } from '../../../../electron/host/sandbox/package-launch.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildEnvironment, packagesWithBuildStep, parseNpx, parseUvx, registryName } from '../../../../electron/host/sandbox/package-launch.js';
 
 describe('parseNpx', () => {
   it.each([
@@ -41,5 +44,39 @@ describe('parseUvx', () => {
     [['--from', 'git+https://example.com/x', 'x-server'], { spec: 'git+https://example.com/x', command: 'x-server', rest: [] }],
   ])('%j', (args, expected) => {
     expect(parseUvx(args)).toEqual(expected);
+  });
+});
+
+describe('packagesWithBuildStep', () => {
+  it('names every installed package npm recorded a build step for, dependencies and scoped ones included', () => {
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'build-steps-'));
+    try {
+      fs.mkdirSync(path.join(staging, 'node_modules'));
+      fs.writeFileSync(
+        path.join(staging, 'node_modules', '.package-lock.json'),
+        JSON.stringify({
+          packages: {
+            'node_modules/server': {},
+            'node_modules/sqlite3': { hasInstallScript: true },
+            'node_modules/server/node_modules/@scope/addon': { hasInstallScript: true },
+            'node_modules/plain': { hasInstallScript: false },
+          },
+        }),
+      );
+      expect(packagesWithBuildStep(staging)).toEqual(['sqlite3', '@scope/addon']);
+    } finally {
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  });
+
+  it('is empty where npm wrote no lockfile (nothing was installed)', () => {
+    expect(packagesWithBuildStep(path.join(os.tmpdir(), 'no-such-staging'))).toEqual([]);
+  });
+});
+
+describe('buildEnvironment', () => {
+  it('keeps how to reach the registry and the network, and none of the person’s other variables', () => {
+    const env = { PATH: '/usr/bin', npm_config_registry: 'https://r.example', HTTPS_PROXY: 'http://p:3128', GITHUB_TOKEN: 'ghp_secret', AWS_SECRET_ACCESS_KEY: 'k', HOME: '/home/me', UV_INDEX_URL: 'https://pypi.example' };
+    expect(buildEnvironment(env)).toEqual({ PATH: '/usr/bin', npm_config_registry: 'https://r.example', HTTPS_PROXY: 'http://p:3128', UV_INDEX_URL: 'https://pypi.example' });
   });
 });
