@@ -63,8 +63,17 @@ export const HOME_ENTRIES = [
   ...PROJECT_ENTRIES,
 ] as const;
 
+/**
+ * A new repository: a `.git` (folder or file) made where there was none, by `git init`, a clone or by
+ * hand. Its hooks and config would be the server's, run by the person's next `git status`. Refused by
+ * the file view (electron/host/sandbox/view/); a person may allow it for a grant. Allowing it alone
+ * lets a server make an empty `.git`; `git init` and `git clone` also write its config and hooks,
+ * which stay protected unless `.git/config` and `.git/hooks` are left writable too.
+ */
+export const NEW_REPOSITORY = '.git';
+
 /** Every protected name, once: what a grant may opt back in. */
-export const PROTECTED_NAMES: readonly string[] = [...new Set<string>(HOME_ENTRIES)];
+export const PROTECTED_NAMES: readonly string[] = [...new Set<string>([...HOME_ENTRIES, NEW_REPOSITORY])];
 
 /**
  * Protected names a person chose to leave writable, per grant: `{ [rootId]: names }` on the server's

@@ -29,8 +29,10 @@ interface WorldFacts {
   hostHasWrite: boolean;
   afterRevoke: { read: string; list: string; sameInstance: boolean };
   verifiedAfterLive: { verified: boolean; detail: string };
+  mechanism: 'view' | 'mounts';
   hold: string;
-  heldRestart: { logSaysWhy: boolean; hiddenAfter: string };
+  heldRestart?: { logSaysWhy: boolean; hiddenAfter: string };
+  heldCut?: { readHeld: string; sameInstance: boolean; hiddenAfter: string };
   race: { secretEverSeen: boolean; raced: string; secretNow: string };
   liveRepository: { sameInstance: boolean; hammer: { written: string[] }; onHost: string[] };
   livePlaceholders: { onHost: boolean[]; writeSource: string; writeVscode: string; writeMcp: string };
@@ -51,7 +53,7 @@ const users = isRoot ? (['self', 'nobody'] as const) : (['self'] as const);
 describe.runIf(support.kind === 'bwrap' && support.holder?.available === true)('grants applied live to a running confined server', () => {
   for (const route of ['proxy', 'app'] as const) {
    for (const as of users) {
-    it(`through the ${route}, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}: no call interrupted, the same process sees the change, held files force a restart`, async () => {
+    it(`through the ${route}, as ${as === 'self' ? (isRoot ? 'root' : 'this user') : 'an unprivileged user'}: no call interrupted, the same process sees the change, a held file is cut (view) or forces a restart (bind mounts)`, async () => {
       const facts = await runWorld(route, as);
       expect(facts.firstSandbox).toMatchObject({ state: 'enforced', selfCheck: { verified: true } });
       expect(facts.firstSandbox.selfCheck.detail).toContain('grants applied live');
@@ -62,20 +64,30 @@ describe.runIf(support.kind === 'bwrap' && support.holder?.available === true)('
       expect(facts.writeReadOnly).toBe('ERROR EROFS');
       expect(facts.hostHasWrite).toBe(false);
       // The revoke hid the folder from the same process, and the sandbox was proved again.
-      expect(facts.afterRevoke).toEqual({ read: 'ERROR ENOENT', list: '', sameInstance: true });
+      // (Bind mounts leave its empty mount point; the view shows nothing there.)
+      const viewed = facts.mechanism === 'view';
+      expect(facts.afterRevoke).toEqual({ read: 'ERROR ENOENT', list: viewed ? 'ERROR ENOENT' : '', sameInstance: true });
       expect(facts.verifiedAfterLive).toMatchObject({ verified: true, detail: expect.stringContaining('1 revoked folder(s) gone') });
-      // A file held open under the revoked folder: restarted, the log says why, and the folder is gone.
+      // The file view where this machine has it (root here: /dev/fuse is root's only), else bind mounts.
+      // (As nobody, whichever nobody may use: the device's mode decides.)
+      if (as === 'self') expect(facts.mechanism).toBe(support.view?.available ? 'view' : 'mounts');
+      // A file held open under the revoked folder. Bind mounts: restarted, the log says why, and the
+      // folder is gone. The view: the same process, its descriptor refused, the folder gone.
       expect(facts.hold).toBe('held');
-      expect(facts.heldRestart).toEqual({ logSaysWhy: true, hiddenAfter: 'ERROR ENOENT' });
+      if (viewed) expect(facts.heldCut).toEqual({ readHeld: 'ERROR EACCES', sameInstance: true, hiddenAfter: 'ERROR ENOENT' });
+      else expect(facts.heldRestart).toEqual({ logSaysWhy: true, hiddenAfter: 'ERROR ENOENT' });
       // The racer never saw the folder its symlink named, and the grant ended up where it belongs.
       expect(facts.race).toMatchObject({ secretEverSeen: false, raced: 'raced\n', secretNow: 'ERROR ENOENT' });
       // A repository granted read-write reaches the same process, and arrives whole: the server,
       // writing .mcp.json, .vscode/tasks.json and .git/hooks/pre-commit in a loop while it came, never
       // wrote one of them (its placeholder .mcp.json is still empty; the others were never made).
-      expect(facts.liveRepository).toEqual({ sameInstance: true, hammer: expect.objectContaining({ written: [] }), onHost: ['', '(missing)', '(missing)'] });
-      // A repository granted read-write live: its missing .vscode and .mcp.json are held (placeholders,
-      // mounted read-only by the holder), the rest is writable, and the placeholders go after the revoke.
-      expect(facts.livePlaceholders).toEqual({ onHost: [true, true], writeSource: 'written', writeVscode: 'ERROR EROFS', writeMcp: 'ERROR EROFS' });
+      // (Bind mounts: its placeholder .mcp.json is still empty. The view makes none: all three missing.)
+      expect(facts.liveRepository).toEqual({ sameInstance: true, hammer: expect.objectContaining({ written: [] }), onHost: [viewed ? '(missing)' : '', '(missing)', '(missing)'] });
+      // A repository granted read-write live: its missing .vscode and .mcp.json are refused (bind
+      // mounts: placeholders mounted read-only by the holder, gone after the revoke; the view: nothing
+      // made in the person's folder at all), the rest is writable.
+      // (With the view, .vscode does not exist, so a write into it finds no folder.)
+      expect(facts.livePlaceholders).toEqual({ onHost: viewed ? [false, false] : [true, true], writeSource: 'written', writeVscode: viewed ? 'ERROR ENOENT' : 'ERROR EROFS', writeMcp: 'ERROR EROFS' });
       expect(facts.placeholdersGone).toBe(true);
     }, 300_000);
    }

@@ -189,7 +189,9 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     const server = await startConfined(anyPathServer(), options);
     const check = await server.confined.selfCheck(server.pid);
     expect(check.verified, check.detail).toBe(true);
-    expect(check.detail).toMatch(/2 sentinel\(s\) and \d file\(s\) of HOME outside the grants not visible; 2 root\(s\)/);
+    // Each grant proved: through its file view where there is one, else as a mount.
+    const grants = support.view?.available ? '2 grant\\(s\\) through its file view, each the folder that was checked \\(1 read-only: a new file refused; 1 read-write: writable, a protected name refused\\)' : '2 root\\(s\\)';
+    expect(check.detail).toMatch(new RegExp(`2 sentinel\\(s\\) and \\d file\\(s\\) of HOME outside the grants not visible; ${grants}`));
 
     // The same check against a bwrap that binds the whole host: it must see through it.
     const leaky = await startConfined(

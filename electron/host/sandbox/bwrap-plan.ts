@@ -63,6 +63,12 @@ export interface BwrapPlanInput extends ConfinementInput {
    */
   holder?: { stage: string; uid: number; gid: number } | undefined;
   /**
+   * Started by the sandbox helper with a file view (view/): the view, mounted on `stage` by the
+   * helper's holder, is the sandbox's `/`. It shows the grants, /tmp, the links and the way to each
+   * mount point, so bwrap binds only the system runtime, the program, HOME, /proc and /dev on top.
+   */
+  view?: { stage: string; uid: number; gid: number } | undefined;
+  /**
    * Network on in a namespace of its own, held by the process in front of bwrap (the holder), that pasta configures
    * (private-network.ts): bwrap shares it and waits on --block-fd until that is done.
    */
@@ -95,6 +101,16 @@ export interface BwrapPlan {
   programs: string[];
   /** A private network: bwrap's --block-fd, the descriptor after all others. */
   blockFd?: number | undefined;
+  /** With a view: what the view must show for bwrap's mounts (view-plan.ts). */
+  view?: ViewShape | undefined;
+}
+
+/** What bwrap needs of a view: a folder at each of its mount points, and the links it would otherwise make. */
+export interface ViewShape {
+  mountPoints: string[];
+  links: { path: string; target: string }[];
+  /** Program folders shown by the view (read-only) instead of bound: they hold a grant or the data folder. */
+  viewedPrograms: string[];
 }
 
 /** Program paths worth binding: outside the system runtime, and not inside another program path. */
@@ -123,6 +139,10 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
   // The holder maps the app's uid to 0 in its namespace; inside, the server is the app's uid again.
   if (input.holder) args.push('--uid', String(input.holder.uid), '--gid', String(input.holder.gid), '--bind', `${input.holder.stage}/root`, '/');
+  // With a view, the view is the root (the helper's holder mounted it on the stage).
+  const view = input.view;
+  if (view) args.push('--uid', String(view.uid), '--gid', String(view.gid), '--bind', view.stage, '/');
+  const viewLinks: { path: string; target: string }[] = [];
 
   const mounts: SandboxMount[] = [];
   const descriptors: string[] = [];
@@ -146,7 +166,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const systemPaths = ['/usr'];
   for (const entry of input.layout.topLevel) {
     if ('symlinkTo' in entry) {
-      args.push('--symlink', entry.symlinkTo, entry.path);
+      if (view) viewLinks.push({ path: entry.path, target: entry.symlinkTo });
+      else args.push('--symlink', entry.symlinkTo, entry.path);
     } else {
       bind('--ro-bind-try', entry.path, { writable: false, purpose: 'system' });
       systemPaths.push(entry.path);
@@ -163,21 +184,29 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // kernel.core_pattern, which the kernel runs as full root).
   args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
   args.push('--dev', '/dev');
-  // Under a holder, /tmp is the holder's (roots below it must be mounted where it can reach them).
-  if (!input.holder) {
+  // Under a holder, /tmp is the holder's (roots below it must be mounted where it can reach them);
+  // with a view, the view shows it (the holder's private tmpfs, with the grants below /tmp in it).
+  if (!input.holder && !view) {
     if (input.limits) args.push('--size', String(input.limits.tmpBytes));
     args.push('--tmpfs', '/tmp');
   }
   mounts.push({ path: '/proc', writable: false, purpose: 'system' }, { path: '/proc/sys', writable: false, purpose: 'system' });
   mounts.push({ path: '/dev', writable: false, purpose: 'system' }, { path: '/tmp', writable: true, purpose: 'tmp' });
 
-  const programs = programMounts(input.programPaths, systemPaths);
+  const allPrograms = programMounts(input.programPaths, systemPaths);
+  // With a view: a program folder inside a grant is shown by the view already (with the grant's
+  // mode: a developer's own server in its repository); one that holds a grant or the data folder is
+  // shown by the view read-only too, so that the grant and the data folder's mask stay what they are.
+  const viewedPrograms = view ? allPrograms.filter((program) => input.roots.some((root) => isWithin(root.path, program)) || isWithin(input.dataDir, program)) : [];
+  const programs = view ? allPrograms.filter((program) => !viewedPrograms.includes(program) && !input.roots.some((root) => isWithin(program, root.path))) : allPrograms;
   for (const program of programs) bindFd(program, false, 'program');
 
   // Roots, the data folder's anchors, the protected paths and the data folder's mask (grant-mounts.ts).
   // Under a holder, the holder mounts them (holder-launch.ts), where they can change live.
-  const grantMounts = grantTree({ roots: input.roots, dataDir: input.dataDir, protectedPaths: input.protectedPaths ?? [], programs });
+  const grantMounts = view ? [] : grantTree({ roots: input.roots, dataDir: input.dataDir, protectedPaths: input.protectedPaths ?? [], programs });
   const exposesDataDir = grantMounts.some((mount) => mount.purpose === 'mask');
+  // The view shows the grants; listed here as what the server can reach (the UI, a blocked path's words).
+  if (view) for (const root of input.roots) mounts.push({ path: root.path, writable: root.mode === 'read-write', purpose: 'root' });
   for (const entry of grantMounts) {
     if (input.holder) mounts.push(entry);
     else if (entry.purpose === 'mask') {
@@ -194,17 +223,24 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // still exist, empty, at its next start.
   // With limits, it lives in the capped /tmp tmpfs (a disk folder could grow without bound), and
   // goes when the server exits; without, it is the persistent folder on disk.
-  if (input.limits) args.push('--dir', PRIVATE_TMP);
+  // With a view, the view shows it: a folder of the holder's tmpfs, or the folder on disk (view-plan.ts).
+  if (view) {
+    // Nothing to do here.
+  } else if (input.limits) args.push('--dir', PRIVATE_TMP);
   else args.push('--bind', input.tmp, PRIVATE_TMP);
   mounts.push({ path: PRIVATE_TMP, writable: true, purpose: 'tmp' });
   // The program's own symlinks, so it runs by the path it was given (Node would resolve a script's
   // real path itself, but not a symlinked interpreter's, a shebang's or a venv python's by name).
   // A link changes nothing that is bound: its target is bound, or not, by the program's paths.
   const layoutLinks = new Set(input.layout.topLevel.flatMap((entry) => ('symlinkTo' in entry ? [entry.path] : [])));
-  for (const link of linksToMake(input.programLinks ?? [], mounts, layoutLinks)) args.push('--symlink', link.target, link.path);
+  for (const link of linksToMake(input.programLinks ?? [], mounts, layoutLinks)) {
+    if (view) viewLinks.push({ path: link.path, target: link.target });
+    else args.push('--symlink', link.target, link.path);
+  }
   // Read-only once the mount points below them exist (a remount does not reach the mounts below).
+  // A view is read-only where it is synthetic by itself, and a remount would make its grants read-only too.
   if (exposesDataDir) args.push('--remount-ro', input.dataDir);
-  args.push('--remount-ro', '/');
+  if (!view) args.push('--remount-ro', '/');
   // Last, so that bwrap's own setup above is not filtered; it applies to the server from its exec on.
   const seccomp = input.seccomp === true;
   if (seccomp) args.push('--seccomp', String(FIRST_DESCRIPTOR + descriptors.length));
@@ -230,6 +266,14 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     prefix: [...(launcher ? [launcher] : []), ...prefix],
     programs,
     blockFd,
+    view: view
+      ? {
+          // Every mount bwrap makes on top of the view needs a folder there (bwrap would try to make one, and the view refuses).
+          mountPoints: mounts.filter((mount) => mount.purpose !== 'root' && mount.purpose !== 'tmp' && mount.path !== '/proc/sys').map((mount) => mount.path),
+          links: viewLinks,
+          viewedPrograms,
+        }
+      : undefined,
   };
 }
 

@@ -55,6 +55,8 @@ import { seccompFilter, type SeccompRules } from './seccomp-filter.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
 import { sensitiveFolder } from './sensitive-folders.js';
 import { defaultCheckedDirs, selfCheck } from './self-check.js';
+import { confineWithView, type ViewConfined } from './view/view-confine.js';
+import { viewRules } from './view/view-rules.js';
 
 export interface ConfineOptions {
   /** Names the server's private folder; any characters (made safe for a folder name). */
@@ -94,6 +96,11 @@ export interface ConfinedStdio {
   release(): Promise<void>;
   /** Checks the running server (pass the spawned pid, i.e. bwrap's) from outside. */
   selfCheck(pid: number | null | undefined): Promise<SandboxSelfCheck>;
+  /**
+   * The process that is bwrap for a spawned pid: the pid itself, or with a file view the helper's
+   * holder (pasta joins its network namespace; the limits are on it). Undefined once it is gone.
+   */
+  sandboxPid(pid: number): Promise<number | undefined>;
   /** Tells, once per limit, when the running server (the spawned pid) reaches one of its limits; returns the stop. */
   watchLimits(pid: number | null | undefined, onHit: (hit: LimitHit) => void): () => void;
   /** The first stderr line showing the sandbox in the server's way, if any. */
@@ -164,6 +171,7 @@ function advisory(config: StdioTransportConfig, enforcement: SandboxEnforcement)
     enforcement,
     mounts: [],
     openDescriptors: () => ({ fds: [], close: () => undefined }),
+    sandboxPid: async (pid) => pid,
     selfCheck: async () => ({ verified: false, at: Date.now(), detail: `not confined: ${enforcement.reason}` }),
     watchLimits: () => () => undefined,
     release: async () => undefined,
@@ -252,7 +260,60 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   /** Where this start's holder reads its mounts from (holder-batch.ts). */
   let batchDir: string | undefined;
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
-  if (support.kind === 'bwrap') {
+  /** Set where the server sees its grants through a file view of its own (view/view-confine.ts). */
+  let viewed: ViewConfined | undefined;
+  if (support.kind === 'bwrap' && support.view?.available) {
+    // The view makes no placeholders; those a process without it (or an older version) left when
+    // killed are still this process's to remove (placeholder-journal.ts).
+    PlaceholderJournal.for(dataDir);
+    const filter = seccompFilter(filterRules);
+    const stage = fs.realpathSync(ensureFolder(defaults.stage));
+    const uid = process.getuid?.() ?? 0;
+    const gid = process.getgid?.() ?? 0;
+    const plan = planBwrap({
+      bwrap: support.launcher as string,
+      disableUserns: support.disableUserns,
+      bindFromDescriptors: support.disableUserns,
+      layout: options.layout ?? hostLayout(),
+      command: program.command,
+      args: program.args,
+      env: serverEnv,
+      cwd: config.cwd,
+      programPaths,
+      programLinks: program.links,
+      roots,
+      home,
+      tmp,
+      dataDir,
+      network: options.network,
+      seccomp: filter !== undefined,
+      limits,
+      view: { stage, uid, gid },
+      privateNetwork: pasta !== undefined,
+    });
+    const bound = plan.descriptors.map((p) => ({ path: p, identity: identityOf(p) }));
+    const missing = bound.find((entry) => !entry.identity);
+    if (missing) throw new SandboxSetupError('folder-changed', `${missing.path} is gone or became a symlink while its sandbox was planned.`);
+    const described = bound as { path: string; identity: PathIdentity }[];
+    identities = new Map(described.map((entry) => [entry.path, entry.identity]));
+    viewed = confineWithView({
+      view: support.view,
+      plan,
+      stage,
+      roots,
+      rules: viewRules(fs.realpathSync(os.homedir())),
+      dataDir,
+      tmp,
+      limits,
+      filterFile: filter ? seccompFile(dataDir, filter) : undefined,
+      pasta,
+      bound: described,
+    });
+    spawn = viewed.spawn;
+    openDescriptors = viewed.openDescriptors;
+    const view = viewed;
+    mounts = () => view.mounts();
+  } else if (support.kind === 'bwrap') {
     // Unix sockets are refused where they could reach outside: with the host's network namespace
     // shared (network on, no pasta), abstract names (X11, D-Bus, the Secret Service) are one
     // socket() away. A server with network off, or on through pasta, has a namespace of its own,
@@ -359,8 +420,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const confined: StdioTransportConfig = { type: 'stdio', command: spawn.command, args: spawn.args, env: spawn.env, ...(config.cwd ? { cwd: config.cwd } : {}) };
   // The roots the sandbox holds now: those it started with, then each live change's.
   let heldRoots: readonly GrantedFolder[] = roots;
-  const check = (pid: number, revoked: readonly string[] = []) =>
-    selfCheck({
+  const check = async (spawned: number, revoked: readonly string[] = []) => {
+    // With a view the spawned pid is the helper's; bwrap runs in its holder, one below. A pid this
+    // start did not spawn is checked as it is: what it shows decides.
+    const pid = (viewed ? await viewed.holderOf(spawned) : undefined) ?? spawned;
+    return selfCheck({
       pid,
       mounts: mounts(),
       identities: liveMounts ? new Map([...identities, ...liveMounts.current.identities]) : identities,
@@ -373,9 +437,32 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       writableByChoice: heldRoots.flatMap((root) => (root.mode === 'read-write' ? (root.writableByChoice ?? []).map((name) => path.join(root.path, name)) : [])),
       notes,
       revoked,
-      live: liveMounts !== undefined,
+      live: liveMounts !== undefined || viewed !== undefined,
+      view: viewed ? { roots: heldRoots, identityOf } : undefined,
       ...defaultCheckedDirs(dataDir),
     });
+  };
+  if (viewed) {
+    const view = viewed;
+    // One change and its proof at a time, as for live mounts below.
+    let chain: Promise<unknown> = Promise.resolve();
+    const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
+      const outcome = await view.apply(pid, wanted);
+      if (outcome.kind !== 'applied') return outcome;
+      heldRoots = view.roots();
+      const proof = await check(pid, outcome.revoked);
+      if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
+      return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
+    };
+    live = {
+      available: true,
+      apply: (pid, wanted) => {
+        const next = chain.then(() => applyAndProve(pid, wanted));
+        chain = next.catch(() => undefined);
+        return next;
+      },
+    };
+  }
   if (liveMounts) {
     const running = liveMounts;
     // One change and its proof at a time: a check must not read the mounts of the next change.
@@ -411,6 +498,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     package: pkg,
     openDescriptors,
     unixSocketsRefused: filterRules.denyUnixSockets && support.kind === 'bwrap' ? (support.privateNetwork?.reason ?? 'no private network was probed') : undefined,
+    sandboxPid: async (pid) => (viewed ? viewed.holderOf(pid) : pid),
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
@@ -423,7 +511,20 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       await releaseHeld(placeholders);
       removeCgroup(limits.cgroup);
     },
-    watchLimits: (pid, onHit) => (support.kind === 'bwrap' && pid ? watchLimits(pid, limits, onHit) : () => undefined),
+    watchLimits: (pid, onHit) => {
+      if (support.kind !== 'bwrap' || !pid) return () => undefined;
+      if (!viewed) return watchLimits(pid, limits, onHit);
+      // With a view the limits are on bwrap, in the helper's holder: watched once it is known.
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void viewed.holderOf(pid).then((holder) => {
+        if (holder !== undefined && !stopped) stop = watchLimits(holder, limits, onHit);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
     stderrBlocked: (lines) => {
       const found = findBlockedPath(lines, mounts(), hostFacts);
       // The folder comes from the server's own output: say what granting it would expose.

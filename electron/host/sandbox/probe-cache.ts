@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findOnPath, probeSandbox, type SandboxSupport } from './sandbox-probe.js';
+import { fuseDevice, helperBinary } from './view/helper-binary.js';
 
 const FILE = 'probe.json';
 // What the kernel and its security modules say about unprivileged user namespaces (absent files read as absent).
@@ -39,7 +40,18 @@ export function probeKey(pathEnv: string | undefined = process.env.PATH): string
   // pasta too: installing passt gives network-on servers a namespace of their own from the next start.
   const pasta = findOnPath('pasta', pathEnv);
   const pastaProgram = pasta ? `${pasta}:${fs.statSync(pasta).ino}:${fs.statSync(pasta).mtimeMs}` : 'none';
-  return [boot, process.getuid?.() ?? '-', program, pastaProgram, ...USERNS_SETTINGS.map(readOr)].join('|');
+  // The file view: the helper (a rebuilt one is probed again), the FUSE device and its mode, and whether it is turned off.
+  const helper = helperBinary();
+  const helperProgram = helper ? `${helper}:${fs.statSync(helper).ino}:${fs.statSync(helper).mtimeMs}` : 'none';
+  const device = fuseDevice();
+  let deviceState = 'none';
+  try {
+    const stat = fs.statSync(device);
+    deviceState = `${device}:${stat.mode}:${stat.uid}`;
+  } catch {
+    // No device: the key says so.
+  }
+  return [boot, process.getuid?.() ?? '-', program, pastaProgram, helperProgram, deviceState, process.env.MCP_ROOTS_FILE_VIEW ?? '-', ...USERNS_SETTINGS.map(readOr)].join('|');
 }
 
 function isSupport(value: unknown): value is SandboxSupport {
@@ -53,7 +65,9 @@ function isSupport(value: unknown): value is SandboxSupport {
     typeof support.disableUserns === 'boolean' &&
     (support.launcher === undefined || typeof support.launcher === 'string') &&
     // An answer kept before the holder was probed is probed again (its bwrap answer lacks it).
-    (support.kind !== 'bwrap' || (typeof support.holder === 'object' && support.holder !== null && typeof support.holder.available === 'boolean'))
+    (support.kind !== 'bwrap' || (typeof support.holder === 'object' && support.holder !== null && typeof support.holder.available === 'boolean')) &&
+    // Kept before the file view was probed: probed again.
+    (support.kind !== 'bwrap' || (typeof support.view === 'object' && support.view !== null && typeof support.view.available === 'boolean'))
   );
 }
 

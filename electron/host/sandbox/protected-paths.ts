@@ -96,6 +96,23 @@ export function protectedPaths(input: ProtectedPathInput): string[] {
   return [...found].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * The folders `core.hooksPath` names in the repositories found below the read-write roots, where
+ * they lie in one (the file view protects each, as it does `.git/hooks`). Found at each start and
+ * each change of grants, within the same bounded search.
+ */
+export function configuredHooksFolders(roots: readonly GrantedFolder[]): string[] {
+  const found = new Set<string>();
+  for (const root of roots) {
+    if (root.mode !== 'read-write' || root.writableByChoice?.includes('.git/hooks')) continue;
+    for (const project of projectFolders(root.path)) {
+      const hooksPath = configuredHooksPath(project);
+      if (hooksPath && hooksPath !== root.path && isWithin(hooksPath, root.path)) found.add(hooksPath);
+    }
+  }
+  return [...found];
+}
+
 /** The root itself and every repository below it, within a bounded search. */
 function projectFolders(root: string): string[] {
   const projects = [root];

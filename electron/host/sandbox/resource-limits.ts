@@ -116,10 +116,15 @@ export function resourceLimits(options: LimitOptions = {}): ResourceLimits {
 
 /** The launcher's arguments in front of bwrap: join the cgroup, then prlimit (empty without either). */
 export function limitsPrefix(limits: ResourceLimits): string[] {
-  const rlimits = limits.prlimit
-    ? [limits.prlimit, ...(limits.tasks !== undefined ? [`--nproc=${limits.tasks}`] : []), `--data=${limits.dataBytes}`, `--nofile=${limits.files}`, '--']
-    : [];
-  return [...cgroupPrefix(limits.cgroup), ...rlimits];
+  return [...cgroupPrefix(limits.cgroup), ...rlimitsPrefix(limits)];
+}
+
+/**
+ * prlimit's part alone (empty without prlimit). The sandbox helper goes between the cgroup and it:
+ * its file view holds a descriptor per folder, which the server's open-file limit must not cap.
+ */
+export function rlimitsPrefix(limits: ResourceLimits): string[] {
+  return limits.prlimit ? [limits.prlimit, ...(limits.tasks !== undefined ? [`--nproc=${limits.tasks}`] : []), `--data=${limits.dataBytes}`, `--nofile=${limits.files}`, '--'] : [];
 }
 
 /** What /proc/<pid>/limits says of a limit ("Max processes", "Max data size"): its soft value, or undefined for unlimited. */

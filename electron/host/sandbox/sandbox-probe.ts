@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxEnforcement } from '../../../shared/sandbox.js';
 import { probePrivateNetwork, type PrivateNetworkSupport } from './private-network.js';
+import { probeView, type ViewSupport } from './view/helper-binary.js';
 
 export interface SandboxSupport extends SandboxEnforcement {
   /** Absolute path of `bwrap` or `sandbox-exec` when kind is not 'none'. */
@@ -19,6 +20,12 @@ export interface SandboxSupport extends SandboxEnforcement {
   holder?: HolderSupport | undefined;
   /** bwrap only: whether network-on servers get a network namespace of their own (private-network.ts). Absent: they share the host's. */
   privateNetwork?: PrivateNetworkSupport | undefined;
+  /**
+   * bwrap only: whether servers see their grants through a file view of their own (view/), which
+   * decides every operation at any depth and any time; where not, through bind mounts with
+   * protection found at start (static), and `reason` says why.
+   */
+  view?: ViewSupport | undefined;
 }
 
 export type HolderSupport = { available: true; unshare: string; nsenter: string } | { available: false; reason: string };
@@ -139,8 +146,12 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
     trial = await run(bwrap, bwrapTrialArgs(bwrap, false), timeoutMs);
   }
   if (trial.code !== 0) return { kind: 'none', ...classifyBwrapFailure(trial.stderr), disableUserns: false };
-  const [holder, privateNetwork] = await Promise.all([probeHolder(bwrap, disableUserns, pathEnv, timeoutMs), probePrivateNetwork(bwrap, findOnPath('pasta', pathEnv), timeoutMs)]);
-  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, holder, privateNetwork };
+  const [holder, privateNetwork, view] = await Promise.all([
+    probeHolder(bwrap, disableUserns, pathEnv, timeoutMs),
+    probePrivateNetwork(bwrap, findOnPath('pasta', pathEnv), timeoutMs),
+    probeView(timeoutMs),
+  ]);
+  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, holder, privateNetwork, view };
 }
 
 /**

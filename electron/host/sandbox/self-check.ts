@@ -8,6 +8,7 @@
 // No cooperation from the server is needed, so a server that lies cannot pass.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LimitsProven, SandboxSelfCheck } from '../../../shared/sandbox.js';
@@ -16,7 +17,7 @@ import type { PathIdentity } from './mount-descriptors.js';
 import { BROWSER_FIX } from './private-network.js';
 import { readLimit, type ResourceLimits } from './resource-limits.js';
 import { pidsCgroupOf } from './server-cgroup.js';
-import { isWithin, type SandboxMount } from './sandbox-types.js';
+import { isWithin, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 
 export interface SelfCheckInput {
   /** The pid the transport spawned (bwrap). */
@@ -55,6 +56,11 @@ export interface SelfCheckInput {
   revoked?: readonly string[] | undefined;
   /** Its grants are mounted by its holder namespace (holder-launch.ts), so they change live: the detail says so. */
   live?: boolean | undefined;
+  /**
+   * Its grants are served by a file view of its own (view/): not mounts, so each is proved through
+   * the view itself: there, the very folder, and refusing what its mode and the rules refuse.
+   */
+  view?: { roots: readonly GrantedFolder[]; identityOf(path: string): PathIdentity | undefined } | undefined;
 }
 
 function childrenOf(pid: number): number[] {
@@ -185,6 +191,8 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
     const counts = { root: 0, protected: 0, program: 0, anchor: 0 };
     for (const mount of input.mounts) {
       if (mount.purpose !== 'root' && mount.purpose !== 'protected' && mount.purpose !== 'program' && mount.purpose !== 'anchor') continue;
+      // Served by the view, not mounted: proved below (checkView).
+      if (input.view && mount.purpose === 'root') continue;
       if (!fs.existsSync(mount.path)) continue;
       const options = mountinfo.get(mount.path);
       const what = mount.purpose === 'protected' ? 'protected path' : mount.purpose;
@@ -206,6 +214,10 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       if (mountinfo.has(folder)) return fail(`${folder} (revoked) is still mounted inside`);
       if (listing(rootOf(folder)).length > 0) return fail(`${folder} (revoked) still shows files inside`);
     }
+    const viewed = input.view ? await checkView(target, input.view, fs.readFileSync(`/proc/${target}/mountinfo`, 'utf8')) : undefined;
+    // A short-lived child of the server read as it exits: its root is gone, not the view wrong (tried again).
+    if (viewed?.failed && !fs.existsSync(`/proc/${target}/root/`)) return fail(`cannot inspect pid ${target} (it ended during the check)`);
+    if (viewed?.failed) return fail(viewed.failed);
     const proc = mountinfo.get('/proc/sys');
     if (!proc?.includes('ro')) return fail('/proc/sys is writable inside');
     const status = fs.readFileSync(`/proc/${target}/status`, 'utf8');
@@ -222,12 +234,14 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       ...(limits.proven ? { limits: limits.proven } : {}),
       detail:
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
-        `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
-        `${counts.protected} protected path(s) read-only${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; ${counts.anchor} folder(s) above the data folder and protected paths pinned; ` +
+        (viewed
+          ? `${viewed.text}${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; `
+          : `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
+            `${counts.protected} protected path(s) read-only${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; ${counts.anchor} folder(s) above the data folder and protected paths pinned; `) +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}; ` +
         networkText(input.network, input.networkWhy) +
         (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
-        (input.live ? '; grants applied live (its holder namespace mounts them)' : '') +
+        (input.live ? (input.view ? '; grants applied live (a new table of its file view)' : '; grants applied live (its holder namespace mounts them)') : '') +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
     };
   } catch (error) {
@@ -235,6 +249,85 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
   } finally {
     for (const sentinel of planted) fs.rmSync(sentinel, { force: true });
   }
+}
+
+/** How long the view may take to answer one check: a view that hangs fails the check, never the app. */
+const VIEW_ANSWER_MS = 10_000;
+
+function answered<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`its file view did not answer ${what} within ${VIEW_ANSWER_MS / 1000} s`)), VIEW_ANSWER_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** A protected file name to try a write on in a read-write grant: one the person did not leave writable. */
+const CANARY_NAMES = ['.mcp.json', '.npmrc', 'bunfig.toml', '.gitmodules', '.ripgreprc', 'lefthook.yml', '.pre-commit-config.yaml', '.pnpmfile.cjs'];
+
+/** Tries a write where the view must refuse it (EROFS); a write that got through is undone on the host and fails the check. */
+async function refusedWrite(inside: string, host: string): Promise<string | undefined> {
+  const existed = fs.existsSync(host);
+  try {
+    // An existing file is only opened for writing (nothing written, nothing truncated); a missing one must not be made.
+    const handle = await answered(fsp.open(inside, existed ? 'r+' : 'wx'), `a write of ${host}`);
+    await handle.close();
+    if (!existed) fs.rmSync(host, { force: true });
+    return `${host} could be opened for writing inside`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return undefined;
+    return code === undefined ? (error as Error).message : `a write of ${host} inside failed with ${code}, not refused as read-only`;
+  }
+}
+
+/**
+ * The grants of a server with a file view, proved through the view from outside: the sandbox's root
+ * is the view; each grant is there and is the very folder that was checked (the view reports its
+ * inode); a read-only one refuses a new file; a read-write one takes a change of its own times (a
+ * no-op) and refuses a protected name. Nothing is left in the grant, whatever happens.
+ */
+async function checkView(target: number, view: NonNullable<SelfCheckInput['view']>, mountinfo: string): Promise<{ failed?: string; text: string }> {
+  const rootLine = mountinfo.split('\n').filter((line) => line.split(' ')[4] === '/').at(-1) ?? '';
+  const fstype = rootLine.split(' - ')[1]?.split(' ')[0] ?? '';
+  if (!fstype.startsWith('fuse')) return { failed: `its root is ${fstype || 'unknown'}, not its file view`, text: '' };
+  let readOnly = 0;
+  let writable = 0;
+  for (const root of view.roots) {
+    const identity = view.identityOf(root.path);
+    if (!identity) continue;
+    const inside = `/proc/${target}/root${root.path}`;
+    let stat: fs.Stats;
+    try {
+      stat = await answered(fsp.lstat(inside), `a look at ${root.path}`);
+    } catch (error) {
+      return { failed: `${root.path} (root) is not there inside (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, text: '' };
+    }
+    if (!stat.isDirectory() || stat.ino !== identity.ino) return { failed: `${root.path} (root) inside is not the folder that was checked`, text: '' };
+    if (root.mode === 'read-only') {
+      const canary = `.mcp-roots-canary-${randomBytes(6).toString('hex')}`;
+      const failed = await refusedWrite(path.join(inside, canary), path.join(root.path, canary));
+      if (failed) return { failed: `${root.path} is read-only, but ${failed}`, text: '' };
+      readOnly++;
+      continue;
+    }
+    try {
+      await answered(fsp.utimes(inside, stat.atime, stat.mtime), `a change of ${root.path}`);
+    } catch (error) {
+      return { failed: `${root.path} is read-write, but inside it refused a change (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, text: '' };
+    }
+    const name = CANARY_NAMES.find((candidate) => !(root.writableByChoice ?? []).includes(candidate));
+    if (name) {
+      const failed = await refusedWrite(path.join(inside, name), path.join(root.path, name));
+      if (failed) return { failed: `${path.join(root.path, name)} is protected, but ${failed}`, text: '' };
+    }
+    writable++;
+  }
+  return {
+    text:
+      `${view.roots.length} grant(s) through its file view, each the folder that was checked (${readOnly} read-only: a new file refused; ${writable} read-write: writable, a protected name refused); ` +
+      'protected names refused at any depth and whenever they appear, nothing placed in your folders',
+  };
 }
 
 /** The server's network in words, with what it means for Unix sockets (checked above: its namespace). */

@@ -1,0 +1,93 @@
+// The control socket's frames, the app's side (native/sandbox-helper/control.c is the helper's):
+// a u32 length (little-endian), a u8 type, then the payload. Binary with lengths, never text: a
+// folder may be called anything, and nothing here is parsed back from its own words.
+//   app -> helper   TABLE    u32 seq, the rule groups, the rules, the entries (view-plan.ts)
+//   helper -> app   APPLIED  u32 seq, i32 errno (0: in force), str why
+//                   HOLDER   u32 pid of the holder (bwrap's outer process)
+import type { ViewEntry } from './view-plan.js';
+import type { ViewRules } from './view-rules.js';
+
+export const FRAME_TABLE = 1;
+export const FRAME_APPLIED = 1;
+export const FRAME_HOLDER = 2;
+
+/** The helper's entry kinds and flags (native/sandbox-helper/helper.h). */
+const KIND = { dir: 1, link: 2, backing: 3, file: 4 } as const;
+const FLAG = { writable: 0x01, protect: 0x02, tmp: 0x08 } as const;
+
+class Writer {
+  private readonly chunks: Buffer[] = [];
+  u8(value: number): this {
+    this.chunks.push(Buffer.from([value]));
+    return this;
+  }
+  u32(value: number): this {
+    const buffer = Buffer.alloc(4);
+    buffer.writeUInt32LE(value);
+    this.chunks.push(buffer);
+    return this;
+  }
+  u64(value: bigint | number): this {
+    const buffer = Buffer.alloc(8);
+    buffer.writeBigUInt64LE(BigInt(value));
+    this.chunks.push(buffer);
+    return this;
+  }
+  /** A name: its UTF-8 bytes with their length. A path holding NUL is refused by the helper, and never planned here. */
+  str(value: string): this {
+    const bytes = Buffer.from(value, 'utf8');
+    return this.u32(bytes.length).raw(bytes);
+  }
+  raw(bytes: Buffer): this {
+    this.chunks.push(bytes);
+    return this;
+  }
+  frame(type: number): Buffer {
+    const payload = Buffer.concat(this.chunks);
+    const head = Buffer.alloc(5);
+    head.writeUInt32LE(payload.length);
+    head[4] = type;
+    return Buffer.concat([head, payload]);
+  }
+}
+
+export function encodeTable(seq: number, rules: ViewRules, entries: readonly ViewEntry[]): Buffer {
+  const w = new Writer().u32(seq).u32(rules.groups.length);
+  for (const group of rules.groups) w.str(group);
+  w.u32(rules.rules.length);
+  for (const rule of rules.rules) w.u32(rule.group).str(rule.anchor ?? '').str(rule.pattern);
+  w.u32(entries.length);
+  for (const entry of entries) {
+    const flags = entry.kind === 'backing' ? (entry.writable ? FLAG.writable : 0) | (entry.protect ? FLAG.protect : 0) | (entry.tmp ? FLAG.tmp : 0) : 0;
+    w.u8(KIND[entry.kind]).u32(flags).str(entry.path);
+    if (entry.kind === 'link') w.str(entry.target);
+    if (entry.kind === 'backing') w.str(entry.source ?? '').u64(entry.identity?.dev ?? 0).u64(entry.identity?.ino ?? 0).u64(entry.optOuts);
+  }
+  return w.frame(FRAME_TABLE);
+}
+
+export type HelperFrame = { type: 'applied'; seq: number; errno: number; why: string } | { type: 'holder'; pid: number };
+
+/** Splits the helper's byte stream into frames; what is incomplete waits for more. */
+export class FrameReader {
+  private pending: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): HelperFrame[] {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const frames: HelperFrame[] = [];
+    while (this.pending.length >= 5) {
+      const length = this.pending.readUInt32LE(0);
+      if (this.pending.length < 5 + length) break;
+      const type = this.pending[4];
+      const payload = this.pending.subarray(5, 5 + length);
+      this.pending = this.pending.subarray(5 + length);
+      if (type === FRAME_APPLIED && payload.length >= 12) {
+        const whyLength = payload.readUInt32LE(8);
+        frames.push({ type: 'applied', seq: payload.readUInt32LE(0), errno: payload.readInt32LE(4), why: payload.subarray(12, 12 + whyLength).toString('utf8') });
+      } else if (type === FRAME_HOLDER && payload.length >= 4) {
+        frames.push({ type: 'holder', pid: payload.readUInt32LE(0) });
+      }
+    }
+    return frames;
+  }
+}
