@@ -137,6 +137,10 @@ struct view *view_new(int fuse_fd, int control_fd, struct table *initial);
 bool view_serve(struct view *view);
 /** Swaps in a new table and tells the kernel what it must forget; the lock is taken inside. */
 void view_apply(struct view *view, struct table *table);
+/** The inotify descriptor whose events view_watch_events reads (changes made outside), or -1. */
+int view_inotify_fd(struct view *view);
+/** Reads the waiting inotify events and tells the kernel what changed outside. */
+void view_watch_events(struct view *view);
 /** The table now in force (for the control thread's parse of the next one); call under view_lock. */
 struct table *view_table(struct view *view);
 void view_lock(struct view *view);

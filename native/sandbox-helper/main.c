@@ -70,9 +70,11 @@ struct control_loop {
 /** The control thread: new tables from the app, and the signals (the holder's end, a stop to pass on). */
 static void *control_loop(void *arg) {
   struct control_loop *c = arg;
-  struct pollfd fds[2] = { { c->control, POLLIN, 0 }, { c->signals, POLLIN, 0 } };
+  // The third: changes made outside to the folders the view shows (inotify), told to the kernel.
+  struct pollfd fds[3] = { { c->control, POLLIN, 0 }, { c->signals, POLLIN, 0 }, { view_inotify_fd(c->view), POLLIN, 0 } };
+  nfds_t count = fds[2].fd >= 0 ? 3 : 2;
   for (;;) {
-    if (poll(fds, 2, -1) < 0) {
+    if (poll(fds, count, -1) < 0) {
       if (errno == EINTR) continue;
       fail("control: %s", strerror(errno));
     }
@@ -88,6 +90,7 @@ static void *control_loop(void *arg) {
         }
       }
     }
+    if (count == 3 && (fds[2].revents & POLLIN)) view_watch_events(c->view);
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       uint8_t *payload;
       uint32_t len;

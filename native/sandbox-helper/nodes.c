@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 struct nodes {
+  void (*on_release)(struct node *, void *);
+  void *on_release_arg;
   struct node **by_id;
   struct node **by_inode;
   struct node **by_name;
@@ -147,6 +149,7 @@ static void release(struct nodes *nodes, struct node *node) {
     parent->children--;
   }
   if (node->grant && node->grant->root == node) node->grant->root = NULL;
+  if (nodes->on_release) nodes->on_release(node, nodes->on_release_arg);
   if (node->fd >= 0) close(node->fd);
   if (node->grant) grant_put(node->grant);
   free(node->name);
@@ -166,4 +169,9 @@ void nodes_each(struct nodes *nodes, void (*each)(struct node *, void *), void *
       next = node->next_by_id;
       each(node, arg);
     }
+}
+
+void nodes_on_release(struct nodes *nodes, void (*hook)(struct node *, void *), void *arg) {
+  nodes->on_release = hook;
+  nodes->on_release_arg = arg;
 }

@@ -31,6 +31,12 @@ struct node {
   char *spath;
   /** Reached once by a protected name: stays refused, whatever name it is reached by later. */
   bool sticky;
+  /** Folders: its inotify watch (changes made outside show at once), or -1 where none could be had. */
+  int wd;
+  /** Folders: its small files were handed to the kernel once (view.c read_ahead). */
+  bool read_ahead;
+  /** When this view last wrote the file (CLOCK_MONOTONIC ns): its own inotify events are no news. */
+  uint64_t wrote_at;
   struct node *next_by_id;
   struct node *next_by_inode;
   struct node *next_by_name;
@@ -53,5 +59,7 @@ void nodes_unplace(struct nodes *nodes, struct node *node);
 void nodes_forget(struct nodes *nodes, struct node *node, uint64_t count);
 /** Calls `each` for every node (the view's lock held). */
 void nodes_each(struct nodes *nodes, void (*each)(struct node *, void *), void *arg);
+/** Called for each real node just before it is freed (its watch and cached descriptors go with it). */
+void nodes_on_release(struct nodes *nodes, void (*hook)(struct node *, void *), void *arg);
 
 #endif

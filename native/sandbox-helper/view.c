@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -29,8 +30,28 @@
 /** The largest write the kernel sends (max_pages 256 of 4 KiB): bigger requests mean fewer trips. */
 #define MAX_WRITE (1u << 20)
 #define MAX_DEPTH 512
-/** How long the kernel may trust what it was told about a file of a backing: changes made outside show within this time. */
-#define REAL_TIMEOUT_S 1
+/**
+ * How long the kernel may trust what it was told about a file of a backing. Where its folder is
+ * watched (inotify: a change made outside is told to the kernel at once), long: a second scan of a
+ * tree asks the view nothing. Where no watch could be had, changes made outside show within a second.
+ */
+#define WATCHED_TIMEOUT_S 60
+#define UNWATCHED_TIMEOUT_S 1
+/** Files read or written by node (no open round trip, view.c op_read): the last ones used keep their descriptor. */
+#define CACHED_FILES 32
+/** This view's own changes of names, whose inotify events are not news to the kernel (view_watch_events). */
+#define LEDGER 512
+/** How long an own change waits for its event before it is forgotten (then the event is taken as news: safe). */
+#define LEDGER_NS 5000000000ull
+/**
+ * A write of this view's own is followed by its inotify event within this time; the kernel marks a
+ * file's attributes stale after each write itself, so that event is no news.
+ */
+#define OWN_WRITE_NS 100000000ull
+/** Read-ahead of a folder: files up to this size, this many of them, this much in all. */
+#define READ_AHEAD_FILE (64u << 10)
+#define READ_AHEAD_FILES 256
+#define READ_AHEAD_BYTES (8u << 20)
 /** The synthetic part changes only with a new table, which invalidates what changed. */
 #define SYNTHETIC_TIMEOUT_S 3600
 /** What a file owned by anyone but the app's user shows as: its owner is not mapped in the sandbox. */
@@ -58,6 +79,9 @@ struct handle {
   size_t nsnapshot;
 };
 
+/** Not one of the kernel's: an INVAL_INODE for the attributes only (off -1). */
+#define FUSE_NOTIFY_INVAL_INODE_ATTR 1000
+
 struct note {
   int kind;
   uint64_t id;
@@ -78,21 +102,39 @@ struct view {
   uid_t uid;
   gid_t gid;
   struct timespec started;
-  uint8_t *in;
   size_t insize;
   /** Notes for the kernel, gathered under the lock by view_apply and sent after it. */
   struct note *notes;
   size_t nnotes;
+  /** Held while notes are sent: two threads gather them (view_apply, view_watch_events). */
+  pthread_mutex_t notes_lock;
+  /** Watches on the folders the kernel knows (changes made outside), and which node each is. */
+  int inotify;
+  struct node **watched;
+  size_t nwatched;
+  /** Names this view made, removed or moved: their events are its own (see note_event). */
+  struct { int wd; uint32_t mask; uint32_t hash; uint64_t at; } ledger[LEDGER];
+  size_t nledger;
+  /** Descriptors of files read or written by node, most recent last. */
+  struct { struct node *node; int fd; int mode; } cached[CACHED_FILES];
+  size_t ncached;
 };
 
 /* ---- Replies ---- */
 
+/**
+ * Sends a reply. Called under the view's lock, which it lets go of meanwhile: handing the reply to
+ * the kernel wakes the process that asked, the slow part of a round trip, and the other serving
+ * thread may answer the next request then. A handler reads nothing it held before after replying.
+ */
 static void send_reply(struct view *v, uint64_t unique, int error, const void *a, size_t alen, const void *b, size_t blen) {
   struct fuse_out_header out = { .len = (uint32_t)(sizeof out + alen + blen), .error = error, .unique = unique };
   struct iovec iov[3] = { { &out, sizeof out }, { (void *)a, alen }, { (void *)b, blen } };
   int n = blen ? 3 : alen ? 2 : 1;
+  pthread_mutex_unlock(&v->lock);
   // ENOENT: the request was interrupted and is gone; anything else means the connection is.
   if (writev(v->fuse, iov, n) < 0 && errno != ENOENT) say("view: a reply could not be written: %s", strerror(errno));
+  pthread_mutex_lock(&v->lock);
 }
 
 static void reply_error(struct view *v, uint64_t unique, int err) { send_reply(v, unique, -err, NULL, 0, NULL, 0); }
@@ -160,6 +202,7 @@ static struct node *new_node(struct view *v) {
   if (!node) fail("out of memory");
   node->id = v->next_id++;
   node->fd = -1;
+  node->wd = -1;
   return node;
 }
 
@@ -193,6 +236,8 @@ static struct node *synthetic_node(struct view *v, struct tnode *tn) {
   return node;
 }
 
+static void watch(struct view *v, struct node *node);
+
 /** The top node of a backing: its folder, by the descriptor the table opened. */
 static struct node *backing_node(struct view *v, struct grant *grant) {
   if (grant->root) return grant->root;
@@ -205,7 +250,9 @@ static struct node *backing_node(struct view *v, struct grant *grant) {
   node->grant = grant;
   grant->refs++;
   grant->root = node;
-  return nodes_add(v->nodes, node);
+  nodes_add(v->nodes, node);
+  watch(v, node);
+  return node;
 }
 
 /* ---- Attributes ---- */
@@ -270,11 +317,88 @@ static int reopen(struct node *node, int flags) {
   return fd;
 }
 
-static void fill_entry(struct fuse_entry_out *e, uint64_t id, bool synthetic) {
+/** How long the kernel may trust a name in this folder and what it leads to. */
+static uint64_t timeout_in(const struct node *dir) {
+  if (!dir || !dir->grant) return SYNTHETIC_TIMEOUT_S;
+  return dir->wd >= 0 ? WATCHED_TIMEOUT_S : UNWATCHED_TIMEOUT_S;
+}
+
+/** How long the kernel may trust a node's attributes: its folder's watch, or its own (a backing's top). */
+static uint64_t attr_timeout(const struct node *node) {
+  if (!node->grant) return SYNTHETIC_TIMEOUT_S;
+  if (node->wd >= 0 || (node->parent && node->parent->wd >= 0)) return WATCHED_TIMEOUT_S;
+  return UNWATCHED_TIMEOUT_S;
+}
+
+static void fill_entry(struct fuse_entry_out *e, uint64_t id, uint64_t entry_valid, uint64_t attr_valid) {
   e->nodeid = id;
   e->generation = 0;
-  e->entry_valid = e->attr_valid = synthetic ? SYNTHETIC_TIMEOUT_S : REAL_TIMEOUT_S;
+  e->entry_valid = entry_valid;
+  e->attr_valid = attr_valid;
   e->entry_valid_nsec = e->attr_valid_nsec = 0;
+}
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static uint32_t name_hash(const char *name) {
+  uint32_t h = 2166136261u;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 16777619u;
+  return h;
+}
+
+/**
+ * Notes a change of a name this view made (a create, a removal, a move) in a watched folder: its
+ * inotify event brings nothing the kernel does not know already (it updates its own caches after
+ * its own requests), and telling it again would make it ask for the folder anew at the next create.
+ */
+static void own_change(struct view *v, const struct node *dir, const char *name, uint32_t mask) {
+  if (!dir->grant || dir->wd < 0) return;
+  if (v->nledger == LEDGER) {
+    memmove(&v->ledger[0], &v->ledger[1], (LEDGER - 1) * sizeof v->ledger[0]);
+    v->nledger--;
+  }
+  v->ledger[v->nledger].wd = dir->wd;
+  v->ledger[v->nledger].mask = mask;
+  v->ledger[v->nledger].hash = name_hash(name);
+  v->ledger[v->nledger].at = now_ns();
+  v->nledger++;
+}
+
+/** Whether an event is one of this view's own changes (consumed if so). */
+static bool was_own(struct view *v, const struct inotify_event *ev) {
+  uint64_t now = now_ns();
+  uint32_t hash = name_hash(ev->name);
+  for (size_t i = 0; i < v->nledger; i++) {
+    bool stale = now - v->ledger[i].at > LEDGER_NS;
+    bool match = !stale && v->ledger[i].wd == ev->wd && v->ledger[i].hash == hash && (v->ledger[i].mask & ev->mask);
+    if (stale || match) {
+      memmove(&v->ledger[i], &v->ledger[i + 1], (v->nledger - i - 1) * sizeof v->ledger[0]);
+      v->nledger--;
+      if (match) return true;
+      i--;
+    }
+  }
+  return false;
+}
+
+/** Watches a folder node: its changes made outside are told to the kernel (view_watch_events). */
+static void watch(struct view *v, struct node *node) {
+  node->wd = -1;
+  if (v->inotify < 0 || node->fd < 0) return;
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", node->fd);
+  int wd = inotify_add_watch(v->inotify, proc, IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+  // No watch (the user's limit reached): this folder's names are trusted for a second only.
+  if (wd < 0) return;
+  node->wd = wd;
+  struct node **more = realloc(v->watched, (v->nwatched + 1) * sizeof *more);
+  if (!more) fail("out of memory");
+  v->watched = more;
+  v->watched[v->nwatched++] = node;
 }
 
 /* ---- Lookup ---- */
@@ -307,11 +431,11 @@ static int lookup(struct view *v, struct node *parent, const char *name, struct 
       node = backing_node(v, plan->grant);
       if (fstat(node->fd, &st) != 0) return -errno;
       attr_of_stat(v, &st, st.st_ino, &e->attr);
-      fill_entry(e, node->id, false);
+      fill_entry(e, node->id, timeout_in(parent), attr_timeout(node));
     } else {
       node = synthetic_node(v, plan);
       synthetic_attr(v, node, &e->attr);
-      fill_entry(e, node->id, true);
+      fill_entry(e, node->id, timeout_in(parent), SYNTHETIC_TIMEOUT_S);
     }
     node->lookups++;
     return 0;
@@ -341,11 +465,12 @@ static int lookup(struct view *v, struct node *parent, const char *name, struct 
     if (S_ISDIR(st.st_mode)) node->fd = fd;
     else close(fd);
     nodes_add(v->nodes, node);
+    watch(v, node);
   }
   if (!node->sticky && guard_of(v, node, NULL) == GUARD_PROTECTED) node->sticky = true;
   node->lookups++;
   attr_of_stat(v, &st, st.st_ino, &e->attr);
-  fill_entry(e, node->id, false);
+  fill_entry(e, node->id, timeout_in(parent), attr_timeout(node));
   return 0;
 }
 
@@ -419,6 +544,67 @@ static void handle_free(struct view *v, struct handle *h) {
   nodes_forget(v->nodes, node, 1);
 }
 
+/**
+ * A descriptor of a file for a read or a write by node: files are opened without a round trip to
+ * this process (the kernel's no_open), so each read or write finds its file here, opened anew
+ * (checked to be that inode) or kept from the last few.
+ */
+static int cached_fd(struct view *v, struct node *node, int mode) {
+  for (size_t i = 0; i < v->ncached; i++) {
+    if (v->cached[i].node == node && v->cached[i].mode == mode) {
+      int fd = v->cached[i].fd;
+      // Most recent last.
+      memmove(&v->cached[i], &v->cached[i + 1], (v->ncached - i - 1) * sizeof v->cached[0]);
+      v->cached[v->ncached - 1].node = node;
+      v->cached[v->ncached - 1].fd = fd;
+      v->cached[v->ncached - 1].mode = mode;
+      return fd;
+    }
+  }
+  int fd = reopen(node, mode);
+  if (fd < 0) return fd;
+  if (v->ncached == CACHED_FILES) {
+    close(v->cached[0].fd);
+    memmove(&v->cached[0], &v->cached[1], (CACHED_FILES - 1) * sizeof v->cached[0]);
+    v->ncached--;
+  }
+  v->cached[v->ncached].node = node;
+  v->cached[v->ncached].fd = fd;
+  v->cached[v->ncached].mode = mode;
+  v->ncached++;
+  return fd;
+}
+
+/** Closes the cached descriptors of a node (it is freed, or its grant was revoked). */
+static void uncache(struct view *v, const struct node *node) {
+  for (size_t i = 0; i < v->ncached;) {
+    if (v->cached[i].node == node || (node == NULL && v->cached[i].node->grant && !v->cached[i].node->grant->alive)) {
+      close(v->cached[i].fd);
+      memmove(&v->cached[i], &v->cached[i + 1], (v->ncached - i - 1) * sizeof v->cached[0]);
+      v->ncached--;
+    } else {
+      i++;
+    }
+  }
+}
+
+/** A node about to be freed: its watch and its cached descriptors go with it. */
+static void node_released(struct node *node, void *arg) {
+  struct view *v = arg;
+  uncache(v, node);
+  if (node->wd < 0) return;
+  for (size_t i = 0; i < v->nwatched; i++) {
+    if (v->watched[i] == node) {
+      v->watched[i] = v->watched[--v->nwatched];
+      break;
+    }
+  }
+  // Another node may watch the same inode (one folder in two grants): its watch stays.
+  bool shared = false;
+  for (size_t i = 0; i < v->nwatched && !shared; i++) shared = v->watched[i]->wd == node->wd;
+  if (!shared) inotify_rm_watch(v->inotify, node->wd);
+}
+
 /** An open file's grant still stands: a revoke cuts what was opened before it. */
 static int handle_live(struct handle *h) {
   if (!h) return -EBADF;
@@ -451,8 +637,10 @@ static void op_init(struct view *v, const struct request *r) {
   if (r->arglen < offsetof(struct fuse_init_in, flags) + sizeof in->flags || in->major != 7) return reply_error(v, r->in->unique, EPROTO);
   // No writeback cache: a write is decided (and fails: a full /tmp, a grant made read-only or revoked)
   // when the server makes it, not when the kernel flushes it later, where nobody would hear of it.
-  uint32_t want = FUSE_ASYNC_READ | FUSE_ATOMIC_O_TRUNC | FUSE_BIG_WRITES | FUSE_AUTO_INVAL_DATA | FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO |
-                  FUSE_PARALLEL_DIROPS | FUSE_MAX_PAGES | FUSE_CACHE_SYMLINKS;
+  // No atomic O_TRUNC: files are opened without asking (op_open), so a truncation must come as a
+  // change of size, where it is decided.
+  uint32_t want = FUSE_ASYNC_READ | FUSE_BIG_WRITES | FUSE_AUTO_INVAL_DATA | FUSE_DO_READDIRPLUS | FUSE_READDIRPLUS_AUTO | FUSE_PARALLEL_DIROPS |
+                  FUSE_MAX_PAGES | FUSE_CACHE_SYMLINKS | FUSE_NO_OPEN_SUPPORT;
   struct fuse_init_out out = { 0 };
   out.major = 7;
   out.minor = in->minor < FUSE_KERNEL_MINOR_VERSION ? in->minor : FUSE_KERNEL_MINOR_VERSION;
@@ -476,7 +664,7 @@ static void op_lookup(struct view *v, const struct request *r) {
   if (err == -ENOENT && (is_synthetic(parent) || parent->grant->alive)) {
     // A negative entry: the kernel may remember for a while that the name is not there.
     memset(&e, 0, sizeof e);
-    fill_entry(&e, 0, is_synthetic(parent));
+    fill_entry(&e, 0, timeout_in(parent), 0);
     return reply_ok(v, r->in->unique, &e, sizeof e);
   }
   if (err) return reply_error(v, r->in->unique, -err);
@@ -520,7 +708,7 @@ static void reply_attr(struct view *v, const struct request *r, struct node *nod
   struct fuse_attr_out out = { 0 };
   int err = attr_of(v, node, &out.attr);
   if (err) return reply_error(v, r->in->unique, -err);
-  out.attr_valid = is_synthetic(node) ? SYNTHETIC_TIMEOUT_S : REAL_TIMEOUT_S;
+  out.attr_valid = attr_timeout(node);
   reply_ok(v, r->in->unique, &out, sizeof out);
 }
 
@@ -535,7 +723,7 @@ static void op_getattr(struct view *v, const struct request *r) {
       struct fuse_attr_out out = { 0 };
       if (fstat(h->fd, &st) != 0) return reply_error(v, r->in->unique, errno);
       attr_of_stat(v, &st, st.st_ino, &out.attr);
-      out.attr_valid = REAL_TIMEOUT_S;
+      out.attr_valid = attr_timeout(h->node);
       return reply_ok(v, r->in->unique, &out, sizeof out);
     }
   }
@@ -626,6 +814,7 @@ static void op_readlink(struct view *v, const struct request *r) {
 
 /** Replies with the entry of what was just made at (parent, name). */
 static void reply_made(struct view *v, const struct request *r, struct node *parent, const char *name) {
+  own_change(v, parent, name, IN_CREATE);
   struct fuse_entry_out e;
   int err = lookup(v, parent, name, &e);
   if (err) return reply_error(v, r->in->unique, -err);
@@ -711,6 +900,7 @@ static void op_unlink(struct view *v, const struct request *r, bool dir) {
   int err = may_remove(v, parent, name);
   if (err) return reply_error(v, r->in->unique, -err);
   if (unlinkat(parent->fd, name, dir ? AT_REMOVEDIR : 0) != 0) return reply_error(v, r->in->unique, errno);
+  own_change(v, parent, name, IN_DELETE);
   struct node *gone = nodes_by_name(v->nodes, parent, name);
   if (gone) nodes_unplace(v->nodes, gone);
   reply_ok(v, r->in->unique, NULL, 0);
@@ -752,6 +942,8 @@ static void op_rename(struct view *v, const struct request *r, bool two) {
   }
   if (err) return reply_error(v, r->in->unique, -err);
   if (syscall(SYS_renameat2, oldparent->fd, oldname, newparent->fd, newname, flags) != 0) return reply_error(v, r->in->unique, errno);
+  own_change(v, oldparent, oldname, IN_MOVED_FROM | ((flags & RENAME_EXCHANGE) ? IN_MOVED_TO : 0));
+  own_change(v, newparent, newname, IN_MOVED_TO | ((flags & RENAME_EXCHANGE) ? IN_MOVED_FROM : 0));
   struct node *moved = nodes_by_name(v->nodes, oldparent, oldname);
   struct node *other = nodes_by_name(v->nodes, newparent, newname);
   if (flags & RENAME_EXCHANGE) {
@@ -784,23 +976,11 @@ static void op_open(struct view *v, const struct request *r) {
     if (writes((int)in->flags)) return reply_error(v, r->in->unique, EROFS);
     return reply_open(v, r, handle_add(v, -1, node, false), true);
   }
-  if (!node->grant->alive) return reply_error(v, r->in->unique, ENOENT);
-  if (writes((int)in->flags)) {
-    int err = may_change(v, node);
-    if (err) return reply_error(v, r->in->unique, -err);
-  }
-  int flags = open_flags((int)in->flags);
-  bool truncate = flags & O_TRUNC;
-  flags &= ~O_TRUNC;
-  int fd = reopen(node, flags);
-  if (fd < 0) return reply_error(v, r->in->unique, -fd);
-  // Truncated only now that it is known to be this very inode.
-  if (truncate && ftruncate(fd, 0) != 0) {
-    int saved = errno;
-    close(fd);
-    return reply_error(v, r->in->unique, saved);
-  }
-  reply_open(v, r, handle_add(v, fd, node, false), !truncate);
+  // No open round trip: the kernel opens files by itself from now on (no_open, with its page cache
+  // kept), and each read or write is decided by node when it comes (op_read, op_write); a truncation
+  // comes as a change of size (op_setattr). Half the requests of reading a file, gone.
+  (void)in;
+  reply_error(v, r->in->unique, ENOSYS);
 }
 
 static void op_create(struct view *v, const struct request *r) {
@@ -835,32 +1015,164 @@ static void op_create(struct view *v, const struct request *r) {
     return reply_error(v, r->in->unique, sticky ? EROFS : ESTALE);
   }
   out.o.fh = handle_add(v, fd, node, false);
+  own_change(v, parent, name, IN_CREATE);
   reply_ok(v, r->in->unique, &out, sizeof out);
 }
 
-static uint8_t *read_buffer;
+/** Each serving thread's own: the data of a read, and of a folder's entries (replies are sent without the lock). */
+static __thread uint8_t *read_buffer;
+static __thread uint8_t *dir_out;
+
+/**
+ * A folder's read-ahead: the first time a file of a folder is read, its other small files the
+ * kernel knows (a listing told it of them) are handed to its page cache (FUSE_NOTIFY_STORE). A
+ * program reading one file of a folder mostly reads the rest (a search, a build, an index), and a
+ * read that is already there costs no round trip to this process, which on a virtual machine is
+ * most of a small file's cost. Bounded per folder; a listing alone reads nothing.
+ *
+ * Done by a thread of its own, never the one answering requests: a store waits for a page the
+ * kernel may hold locked for a read that only that thread can answer.
+ */
+struct ahead_file {
+  uint64_t id;
+  dev_t dev;
+  ino_t ino;
+  char *name;
+};
+
+struct ahead_job {
+  int dir;
+  struct ahead_file *files;
+  size_t nfiles;
+  struct ahead_job *next;
+};
+
+static pthread_mutex_t ahead_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ahead_ready = PTHREAD_COND_INITIALIZER;
+static struct ahead_job *ahead_queue;
+
+/** Picks a folder's small files the kernel knows (under the view's lock) and queues them for the read-ahead thread. */
+static void read_ahead(struct view *v, struct node *dir, const struct node *first) {
+  if (!dir || dir->read_ahead || dir->fd < 0 || !dir->grant || !dir->grant->alive) return;
+  dir->read_ahead = true;
+  int list = openat(dir->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (list < 0) return;
+  struct ahead_job *job = calloc(1, sizeof *job);
+  if (!job) fail("out of memory");
+  job->files = calloc(READ_AHEAD_FILES, sizeof *job->files);
+  if (!job->files) fail("out of memory");
+  char buf[32768];
+  for (long n; job->nfiles < READ_AHEAD_FILES && (n = syscall(SYS_getdents64, list, buf, sizeof buf)) > 0;) {
+    for (long at = 0; at < n && job->nfiles < READ_AHEAD_FILES;) {
+      struct dirent64 *d = (struct dirent64 *)(buf + at);
+      at += d->d_reclen;
+      if (d->d_type != DT_REG) continue;
+      struct node *node = nodes_by_name(v->nodes, dir, d->d_name);
+      // Only files the kernel knows (a store for one it does not is refused), other than the one being read.
+      if (!node || node == first || node->lookups == 0 || node->type != S_IFREG) continue;
+      job->files[job->nfiles++] = (struct ahead_file){ node->id, node->dev, node->ino, strdup(d->d_name) };
+    }
+  }
+  close(list);
+  job->dir = job->nfiles ? fcntl(dir->fd, F_DUPFD_CLOEXEC, 3) : -1;
+  if (job->dir < 0) {
+    for (size_t i = 0; i < job->nfiles; i++) free(job->files[i].name);
+    free(job->files);
+    free(job);
+    return;
+  }
+  pthread_mutex_lock(&ahead_lock);
+  job->next = ahead_queue;
+  ahead_queue = job;
+  pthread_cond_signal(&ahead_ready);
+  pthread_mutex_unlock(&ahead_lock);
+}
+
+/** The read-ahead thread: reads each queued file (the same inode, never through a symlink) and hands it to the kernel. */
+static void *read_ahead_loop(void *arg) {
+  struct view *v = arg;
+  uint8_t *data = malloc(READ_AHEAD_FILE);
+  if (!data) fail("out of memory");
+  for (;;) {
+    pthread_mutex_lock(&ahead_lock);
+    while (!ahead_queue) pthread_cond_wait(&ahead_ready, &ahead_lock);
+    struct ahead_job *job = ahead_queue;
+    ahead_queue = job->next;
+    pthread_mutex_unlock(&ahead_lock);
+    size_t bytes = 0;
+    for (size_t i = 0; i < job->nfiles; i++) {
+      struct ahead_file *file = &job->files[i];
+      int fd = bytes < READ_AHEAD_BYTES ? openat(job->dir, file->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+      struct stat st;
+      ssize_t got = -1;
+      if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == file->dev && st.st_ino == file->ino && st.st_size > 0 && st.st_size <= (off_t)READ_AHEAD_FILE)
+        got = pread(fd, data, (size_t)st.st_size, 0);
+      if (fd >= 0) close(fd);
+      free(file->name);
+      if (got <= 0) continue;
+      struct fuse_notify_store_out out = { .nodeid = file->id, .offset = 0, .size = (uint32_t)got };
+      struct fuse_out_header head = { .len = (uint32_t)(sizeof head + sizeof out + (size_t)got), .error = FUSE_NOTIFY_STORE, .unique = 0 };
+      struct iovec iov[3] = { { &head, sizeof head }, { &out, sizeof out }, { data, (size_t)got } };
+      // Refused (ENOENT: the kernel forgot the file meanwhile) costs nothing: it is read when asked.
+      if (writev(v->fuse, iov, 3) > 0) bytes += (size_t)got;
+    }
+    close(job->dir);
+    free(job->files);
+    free(job);
+  }
+  return NULL;
+}
 
 static void op_read(struct view *v, const struct request *r) {
   const struct fuse_read_in *in = (const void *)r->arg;
   if (r->arglen < sizeof *in) return reply_error(v, r->in->unique, EINVAL);
-  struct handle *h = handle_get(v, in->fh);
-  int err = handle_live(h);
-  if (err) return reply_error(v, r->in->unique, -err);
-  if (h->fd < 0) return reply_ok(v, r->in->unique, NULL, 0);
+  int fd;
+  if (in->fh == 0) {
+    // Opened by the kernel alone (no_open): read by node.
+    struct node *node = node_of(v, r);
+    if (!node) return reply_error(v, r->in->unique, EBADF);
+    if (is_synthetic(node)) return reply_ok(v, r->in->unique, NULL, 0);
+    if (!node->grant->alive) return reply_error(v, r->in->unique, EACCES);
+    fd = cached_fd(v, node, O_RDONLY);
+    if (fd < 0) return reply_error(v, r->in->unique, -fd);
+  } else {
+    struct handle *h = handle_get(v, in->fh);
+    int err = handle_live(h);
+    if (err) return reply_error(v, r->in->unique, -err);
+    if (h->fd < 0) return reply_ok(v, r->in->unique, NULL, 0);
+    fd = h->fd;
+  }
   size_t size = in->size > MAX_WRITE ? MAX_WRITE : in->size;
-  ssize_t n = pread(h->fd, read_buffer, size, (off_t)in->offset);
+  ssize_t n = pread(fd, read_buffer, size, (off_t)in->offset);
   if (n < 0) return reply_error(v, r->in->unique, errno);
   reply_ok(v, r->in->unique, read_buffer, (size_t)n);
+  // After the answer: the reader goes on with this file while the rest of its folder is handed over.
+  struct node *node = in->fh ? handle_get(v, in->fh)->node : node_of(v, r);
+  if (in->offset == 0 && node && node->grant) read_ahead(v, node->parent, node);
 }
 
 static void op_write(struct view *v, const struct request *r) {
   const struct fuse_write_in *in = (const void *)r->arg;
   if (r->arglen < sizeof *in || r->arglen - sizeof *in < in->size) return reply_error(v, r->in->unique, EINVAL);
-  struct handle *h = handle_get(v, in->fh);
-  int err = handle_live(h);
-  if (!err) err = may_change(v, h->node);
-  if (err) return reply_error(v, r->in->unique, -err);
-  ssize_t n = pwrite(h->fd, (const uint8_t *)(in + 1), in->size, (off_t)in->offset);
+  int fd;
+  if (in->fh == 0) {
+    struct node *node = node_of(v, r);
+    if (!node) return reply_error(v, r->in->unique, EBADF);
+    if (!is_synthetic(node) && !node->grant->alive) return reply_error(v, r->in->unique, EACCES);
+    int err = may_change(v, node);
+    if (err) return reply_error(v, r->in->unique, -err);
+    fd = cached_fd(v, node, O_WRONLY);
+    if (fd < 0) return reply_error(v, r->in->unique, -fd);
+  } else {
+    struct handle *h = handle_get(v, in->fh);
+    int err = handle_live(h);
+    if (!err) err = may_change(v, h->node);
+    if (err) return reply_error(v, r->in->unique, -err);
+    fd = h->fd;
+  }
+  struct node *written = in->fh ? handle_get(v, in->fh)->node : node_of(v, r);
+  written->wrote_at = now_ns();
+  ssize_t n = pwrite(fd, (const uint8_t *)(in + 1), in->size, (off_t)in->offset);
   if (n < 0) return reply_error(v, r->in->unique, errno);
   struct fuse_write_out out = { .size = (uint32_t)n };
   reply_ok(v, r->in->unique, &out, sizeof out);
@@ -876,31 +1188,49 @@ static void op_release(struct view *v, const struct request *r) {
 static void op_fsync(struct view *v, const struct request *r) {
   const struct fuse_fsync_in *in = (const void *)r->arg;
   if (r->arglen < sizeof *in) return reply_error(v, r->in->unique, EINVAL);
-  struct handle *h = handle_get(v, in->fh);
-  int err = handle_live(h);
-  if (err) return reply_error(v, r->in->unique, -err);
-  if (h->fd >= 0 && ((in->fsync_flags & 1) ? fdatasync(h->fd) : fsync(h->fd)) != 0) return reply_error(v, r->in->unique, errno);
+  int fd = -1;
+  if (in->fh == 0) {
+    struct node *node = node_of(v, r);
+    if (node && !is_synthetic(node)) {
+      if (!node->grant->alive) return reply_error(v, r->in->unique, EACCES);
+      fd = cached_fd(v, node, O_RDONLY);
+      if (fd < 0) return reply_error(v, r->in->unique, -fd);
+    }
+  } else {
+    struct handle *h = handle_get(v, in->fh);
+    int err = handle_live(h);
+    if (err) return reply_error(v, r->in->unique, -err);
+    fd = h->fd;
+  }
+  if (fd >= 0 && ((in->fsync_flags & 1) ? fdatasync(fd) : fsync(fd)) != 0) return reply_error(v, r->in->unique, errno);
   reply_ok(v, r->in->unique, NULL, 0);
 }
 
 static void op_fallocate(struct view *v, const struct request *r) {
   const struct fuse_fallocate_in *in = (const void *)r->arg;
   if (r->arglen < sizeof *in) return reply_error(v, r->in->unique, EINVAL);
-  struct handle *h = handle_get(v, in->fh);
-  int err = handle_live(h);
-  if (!err) err = may_change(v, h->node);
+  struct handle *h = in->fh ? handle_get(v, in->fh) : NULL;
+  struct node *node = h ? h->node : node_of(v, r);
+  int err = h ? handle_live(h) : node ? 0 : -EBADF;
+  if (!err && !is_synthetic(node) && !node->grant->alive) err = -EACCES;
+  if (!err) err = may_change(v, node);
   if (err) return reply_error(v, r->in->unique, -err);
-  if (fallocate(h->fd, (int)in->mode, (off_t)in->offset, (off_t)in->length) != 0) return reply_error(v, r->in->unique, errno);
+  int fd = h ? h->fd : cached_fd(v, node, O_WRONLY);
+  if (fd < 0) return reply_error(v, r->in->unique, -fd);
+  if (fallocate(fd, (int)in->mode, (off_t)in->offset, (off_t)in->length) != 0) return reply_error(v, r->in->unique, errno);
   reply_ok(v, r->in->unique, NULL, 0);
 }
 
 static void op_lseek(struct view *v, const struct request *r) {
   const struct fuse_lseek_in *in = (const void *)r->arg;
   if (r->arglen < sizeof *in) return reply_error(v, r->in->unique, EINVAL);
-  struct handle *h = handle_get(v, in->fh);
-  int err = handle_live(h);
+  struct handle *h = in->fh ? handle_get(v, in->fh) : NULL;
+  struct node *node = h ? h->node : node_of(v, r);
+  int err = h ? handle_live(h) : node && !is_synthetic(node) ? (node->grant->alive ? 0 : -EACCES) : -EBADF;
   if (err) return reply_error(v, r->in->unique, -err);
-  off_t at = lseek(h->fd, (off_t)in->offset, (int)in->whence);
+  int fd = h ? h->fd : cached_fd(v, node, O_RDONLY);
+  if (fd < 0) return reply_error(v, r->in->unique, -fd);
+  off_t at = lseek(fd, (off_t)in->offset, (int)in->whence);
   if (at < 0) return reply_error(v, r->in->unique, errno);
   struct fuse_lseek_out out = { .offset = (uint64_t)at };
   reply_ok(v, r->in->unique, &out, sizeof out);
@@ -965,29 +1295,37 @@ static int snapshot_folder(struct view *v, struct handle *h, struct tnode *plan)
   return 0;
 }
 
-static void op_opendir(struct view *v, const struct request *r) {
-  struct node *node = node_of(v, r);
-  if (!node) return reply_error(v, r->in->unique, ENOENT);
+/**
+ * Opens a folder for reading its entries: a synthetic one has only the plan's (a snapshot); a real
+ * one with a mask or a nested grant inside, its own merged with the plan's (a snapshot); any other
+ * is read as it is, from its descriptor. Returns 0 or -errno; `h` is filled (not in the table).
+ */
+static int dir_open(struct view *v, struct node *node, struct handle *h) {
+  *h = (struct handle){ .used = true, .fd = -1, .node = node, .dir = true };
   if (is_synthetic(node)) {
-    if ((!node->tn && node->id != FUSE_ROOT_ID) || node->type != S_IFDIR) return reply_error(v, r->in->unique, ENOENT);
-    uint64_t fh = handle_add(v, -1, node, true);
-    snapshot_folder(v, handle_get(v, fh), node->tn);
-    return reply_open(v, r, fh, true);
+    if ((!node->tn && node->id != FUSE_ROOT_ID) || node->type != S_IFDIR) return -ENOENT;
+    return snapshot_folder(v, h, node->tn);
   }
-  if (!node->grant->alive) return reply_error(v, r->in->unique, ENOENT);
+  if (!node->grant->alive) return -ENOENT;
   int fd = reopen(node, O_RDONLY | O_DIRECTORY);
-  if (fd < 0) return reply_error(v, r->in->unique, -fd);
-  uint64_t fh = handle_add(v, fd, node, true);
-  struct handle *h = handle_get(v, fh);
+  if (fd < 0) return fd;
+  h->fd = fd;
   struct tnode *plan = overlay_at(v, node, NULL);
-  if (plan && plan->nkids > 0) {
-    int err = snapshot_folder(v, h, plan);
-    if (err) {
-      handle_free(v, h);
-      return reply_error(v, r->in->unique, -err);
-    }
-  }
-  reply_open(v, r, fh, false);
+  if (plan && plan->nkids > 0) return snapshot_folder(v, h, plan);
+  return 0;
+}
+
+static void dir_close(struct handle *h) {
+  if (h->fd >= 0) close(h->fd);
+  for (size_t i = 0; i < h->nsnapshot; i++) free(h->snapshot[i].name);
+  free(h->snapshot);
+  *h = (struct handle){ .used = false, .fd = -1 };
+}
+
+static void op_opendir(struct view *v, const struct request *r) {
+  // No open round trip for folders either: the kernel opens them by itself and keeps what it read
+  // of them (no_opendir implies a cached folder), and each read of entries is by node (op_readdir).
+  reply_error(v, r->in->unique, ENOSYS);
 }
 
 /** Appends one entry to a READDIR(PLUS) reply; false when it does not fit. */
@@ -1015,7 +1353,6 @@ static bool add_dirent(uint8_t *out, size_t *used, size_t size, bool plus, const
   return true;
 }
 
-static uint8_t dir_out[MAX_WRITE];
 
 /** One entry of READDIRPLUS: looked up (counted) only if it fits, so that nothing is counted twice. */
 static bool add_plus(struct view *v, struct node *dir, uint8_t *out, size_t *used, size_t size, const char *name, uint64_t ino, unsigned type, uint64_t off) {
@@ -1035,12 +1372,27 @@ static bool add_plus(struct view *v, struct node *dir, uint8_t *out, size_t *use
 static void op_readdir(struct view *v, const struct request *r, bool plus) {
   const struct fuse_read_in *in = (const void *)r->arg;
   if (r->arglen < sizeof *in) return reply_error(v, r->in->unique, EINVAL);
-  struct handle *h = handle_get(v, in->fh);
-  int err = handle_live(h);
-  if (!err && !h->dir) err = -ENOTDIR;
-  if (err) return reply_error(v, r->in->unique, -err);
-  size_t size = in->size > sizeof dir_out ? sizeof dir_out : in->size;
+  struct handle own;
+  struct handle *h;
+  if (in->fh == 0) {
+    // Opened by the kernel alone (no_opendir): read by node, from a folder opened for this read.
+    struct node *node = node_of(v, r);
+    if (!node) return reply_error(v, r->in->unique, EBADF);
+    int err = dir_open(v, node, &own);
+    if (err) {
+      dir_close(&own);
+      return reply_error(v, r->in->unique, -err);
+    }
+    h = &own;
+  } else {
+    h = handle_get(v, in->fh);
+    int err = handle_live(h);
+    if (!err && !h->dir) err = -ENOTDIR;
+    if (err) return reply_error(v, r->in->unique, -err);
+  }
+  size_t size = in->size > MAX_WRITE ? MAX_WRITE : in->size;
   size_t used = 0;
+  int err = 0;
   struct node *dir = h->node;
   if (h->snapshot || h->fd < 0) {
     // Offsets in a snapshot: 1 ".", 2 "..", then 3 + index.
@@ -1051,25 +1403,28 @@ static void op_readdir(struct view *v, const struct request *r, bool plus) {
       bool fits = plus ? add_plus(v, dir, dir_out, &used, size, name, ino ? ino : 1, type, off + 1) : add_dirent(dir_out, &used, size, false, name, ino ? ino : 1, type, off + 1, NULL);
       if (!fits) break;
     }
-    return reply_ok(v, r->in->unique, dir_out, used);
-  }
-  char buf[32768];
-  if (lseek(h->fd, (off_t)in->offset, SEEK_SET) < 0) return reply_error(v, r->in->unique, errno);
-  for (bool full = false; !full;) {
-    long n = syscall(SYS_getdents64, h->fd, buf, size < sizeof buf ? size : sizeof buf);
-    if (n < 0) return reply_error(v, r->in->unique, errno);
-    if (n == 0) break;
-    for (long at = 0; at < n; ) {
-      struct dirent64 *d = (struct dirent64 *)(buf + at);
-      at += d->d_reclen;
-      bool fits = plus ? add_plus(v, dir, dir_out, &used, size, d->d_name, d->d_ino, d->d_type, (uint64_t)d->d_off)
-                       : add_dirent(dir_out, &used, size, false, d->d_name, d->d_ino, d->d_type, (uint64_t)d->d_off, NULL);
-      if (!fits) {
-        full = true;
-        break;
+  } else if (lseek(h->fd, (off_t)in->offset, SEEK_SET) < 0) {
+    err = errno;
+  } else {
+    char buf[32768];
+    for (bool full = false; !full && !err;) {
+      long n = syscall(SYS_getdents64, h->fd, buf, size < sizeof buf ? size : sizeof buf);
+      if (n < 0) err = errno;
+      if (n <= 0) break;
+      for (long at = 0; at < n;) {
+        struct dirent64 *d = (struct dirent64 *)(buf + at);
+        at += d->d_reclen;
+        bool fits = plus ? add_plus(v, dir, dir_out, &used, size, d->d_name, d->d_ino, d->d_type, (uint64_t)d->d_off)
+                         : add_dirent(dir_out, &used, size, false, d->d_name, d->d_ino, d->d_type, (uint64_t)d->d_off, NULL);
+        if (!fits) {
+          full = true;
+          break;
+        }
       }
     }
   }
+  if (h == &own) dir_close(&own);
+  if (err && used == 0) return reply_error(v, r->in->unique, err);
   reply_ok(v, r->in->unique, dir_out, used);
 }
 
@@ -1082,7 +1437,11 @@ static void op_releasedir(struct view *v, const struct request *r) {
 
 /* ---- The loop ---- */
 
+/** Requests by opcode, said at the end when MCP_ROOTS_VIEW_STATS is set (what a workload costs, for the benchmark). */
+static uint64_t counts[64];
+
 static void dispatch(struct view *v, const struct request *r) {
+  counts[r->in->opcode & 63]++;
   switch (r->in->opcode) {
   case FUSE_INIT: return op_init(v, r);
   case FUSE_LOOKUP: return op_lookup(v, r);
@@ -1104,7 +1463,8 @@ static void dispatch(struct view *v, const struct request *r) {
   case FUSE_READ: return op_read(v, r);
   case FUSE_WRITE: return op_write(v, r);
   case FUSE_RELEASE: return op_release(v, r);
-  case FUSE_FLUSH: return reply_ok(v, r->in->unique, NULL, 0);
+  // Nothing to do at each close (no locks are kept here): ENOSYS tells the kernel to stop asking.
+  case FUSE_FLUSH: return reply_error(v, r->in->unique, ENOSYS);
   case FUSE_FSYNC: return op_fsync(v, r);
   case FUSE_FSYNCDIR: return reply_ok(v, r->in->unique, NULL, 0);
   case FUSE_FALLOCATE: return op_fallocate(v, r);
@@ -1126,38 +1486,75 @@ struct view *view_new(int fuse_fd, int control_fd, struct table *initial) {
   v->fuse = fuse_fd;
   v->control = control_fd;
   pthread_mutex_init(&v->lock, NULL);
+  pthread_mutex_init(&v->notes_lock, NULL);
   v->table = initial;
   v->nodes = nodes_new();
+  nodes_on_release(v->nodes, node_released, v);
+  v->inotify = getenv("MCP_ROOTS_VIEW_NO_WATCH") ? -1 : inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (v->inotify < 0) say("view: no inotify (%s): changes made outside show within a second", strerror(errno));
   v->next_id = FUSE_ROOT_ID;
   v->uid = getuid();
   v->gid = getgid();
   clock_gettime(CLOCK_REALTIME, &v->started);
   v->insize = MAX_WRITE + 4096;
-  v->in = malloc(v->insize);
-  read_buffer = malloc(MAX_WRITE);
-  if (!v->in || !read_buffer) fail("out of memory");
+  pthread_t ahead;
+  if (pthread_create(&ahead, NULL, read_ahead_loop, v) != 0) fail("no read-ahead thread");
+  pthread_detach(ahead);
   // The root of the sandbox: the plan's root, node 1.
   synthetic_node(v, initial->root);
   view_apply(v, NULL);
   return v;
 }
 
-bool view_serve(struct view *v) {
+static void say_counts(void) {
+  if (!getenv("MCP_ROOTS_VIEW_STATS")) return;
+  char line[1024] = "";
+  size_t used = 0;
+  for (int op = 0; op < 64; op++)
+    if (counts[op]) used += (size_t)snprintf(line + used, sizeof line - used, " %d:%llu", op, (unsigned long long)counts[op]);
+  say("view: requests by opcode:%s", line);
+}
+
+/** How many threads answer requests: a second one overlaps the wake-ups of round trips (git's parallel lstat). */
+#define SERVING_THREADS 2
+
+/** One serving thread: reads requests and answers them, until the kernel ends the connection (0) or reading fails (-1). */
+static int serve_loop(struct view *v) {
+  uint8_t *in = malloc(v->insize);
+  read_buffer = malloc(MAX_WRITE);
+  dir_out = malloc(MAX_WRITE);
+  if (!in || !read_buffer || !dir_out) fail("out of memory");
   for (;;) {
-    ssize_t n = read(v->fuse, v->in, v->insize);
+    ssize_t n = read(v->fuse, in, v->insize);
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN || errno == ENOENT) continue;
-      if (errno == ENODEV) return true;
+      if (errno == ENODEV) return 0;
       say("view: the kernel's requests could not be read: %s", strerror(errno));
-      return false;
+      return -1;
     }
     if ((size_t)n < sizeof(struct fuse_in_header)) continue;
-    struct request r = { (struct fuse_in_header *)v->in, v->in + sizeof(struct fuse_in_header), (size_t)n - sizeof(struct fuse_in_header) };
+    struct request r = { (struct fuse_in_header *)in, in + sizeof(struct fuse_in_header), (size_t)n - sizeof(struct fuse_in_header) };
     if (r.in->len != (uint32_t)n) continue;
     pthread_mutex_lock(&v->lock);
     dispatch(v, &r);
     pthread_mutex_unlock(&v->lock);
   }
+}
+
+static void *serve_thread(void *arg) {
+  serve_loop(arg);
+  return NULL;
+}
+
+bool view_serve(struct view *v) {
+  for (int i = 1; i < SERVING_THREADS; i++) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, serve_thread, v) != 0) fail("no serving thread");
+    pthread_detach(thread);
+  }
+  int rc = serve_loop(v);
+  if (rc == 0) say_counts();
+  return rc == 0;
 }
 
 void view_lock(struct view *v) { pthread_mutex_lock(&v->lock); }
@@ -1212,6 +1609,29 @@ static void note_new(struct view *v, const struct tnode *tn, const struct table 
     }
     note_new(v, kid, old);
   }
+}
+
+/** Tells the kernel what the notes say (without the view's lock: it may wait on a page a request being answered holds). */
+static void send_notes(struct view *v) {
+  pthread_mutex_lock(&v->notes_lock);
+  for (size_t i = 0; i < v->nnotes; i++) {
+    struct note *n = &v->notes[i];
+    if (n->kind == FUSE_NOTIFY_INVAL_ENTRY) {
+      struct fuse_notify_inval_entry_out out = { .parent = n->id, .namelen = (uint32_t)strlen(n->name) };
+      struct fuse_out_header head = { .len = (uint32_t)(sizeof head + sizeof out + out.namelen + 1), .error = FUSE_NOTIFY_INVAL_ENTRY, .unique = 0 };
+      struct iovec iov[4] = { { &head, sizeof head }, { &out, sizeof out }, { n->name, out.namelen }, { "", 1 } };
+      if (writev(v->fuse, iov, 4) < 0 && errno != ENOENT) say("view: the kernel could not be told of %s: %s", n->name, strerror(errno));
+    } else {
+      // Data and attributes, or (ATTR) the attributes only: a page the kernel keeps stays good.
+      struct fuse_notify_inval_inode_out out = { .ino = n->id, .off = n->kind == FUSE_NOTIFY_INVAL_INODE_ATTR ? -1 : 0, .len = 0 };
+      struct fuse_out_header head = { .len = (uint32_t)(sizeof head + sizeof out), .error = FUSE_NOTIFY_INVAL_INODE, .unique = 0 };
+      struct iovec iov[2] = { { &head, sizeof head }, { &out, sizeof out } };
+      if (writev(v->fuse, iov, 2) < 0 && errno != ENOENT) say("view: the kernel could not be told to forget a file: %s", strerror(errno));
+    }
+    free(n->name);
+  }
+  v->nnotes = 0;
+  pthread_mutex_unlock(&v->notes_lock);
 }
 
 /** Tells the kernel to drop each name the old plan showed and the new one does not (or shows otherwise). */
@@ -1277,8 +1697,10 @@ void view_apply(struct view *v, struct table *table) {
       else note(v, FUSE_NOTIFY_INVAL_INODE, node->id, NULL);
     }
     note_new(v, table->root, old);
-    // What lay in a revoked grant: its pages and attributes go from the kernel's caches.
+    // What lay in a revoked grant: its pages and attributes go from the kernel's caches, and its
+    // files' descriptors kept here are closed.
     nodes_each(v->nodes, note_dead, v);
+    uncache(v, NULL);
     v->table = table;
   } else {
     mark_grants(v->table->root, true);
@@ -1286,25 +1708,64 @@ void view_apply(struct view *v, struct table *table) {
   pthread_mutex_unlock(&v->lock);
 
   // Sent without the lock: the kernel may wait on a page that a request being answered holds.
-  for (size_t i = 0; i < v->nnotes; i++) {
-    struct note *n = &v->notes[i];
-    if (n->kind == FUSE_NOTIFY_INVAL_ENTRY) {
-      struct fuse_notify_inval_entry_out out = { .parent = n->id, .namelen = (uint32_t)strlen(n->name) };
-      struct fuse_out_header head = { .len = (uint32_t)(sizeof head + sizeof out + out.namelen + 1), .error = FUSE_NOTIFY_INVAL_ENTRY, .unique = 0 };
-      struct iovec iov[4] = { { &head, sizeof head }, { &out, sizeof out }, { n->name, out.namelen }, { "", 1 } };
-      if (writev(v->fuse, iov, 4) < 0 && errno != ENOENT) say("view: the kernel could not be told of %s: %s", n->name, strerror(errno));
-    } else {
-      struct fuse_notify_inval_inode_out out = { .ino = n->id, .off = 0, .len = 0 };
-      struct fuse_out_header head = { .len = (uint32_t)(sizeof head + sizeof out), .error = FUSE_NOTIFY_INVAL_INODE, .unique = 0 };
-      struct iovec iov[2] = { { &head, sizeof head }, { &out, sizeof out } };
-      if (writev(v->fuse, iov, 2) < 0 && errno != ENOENT) say("view: the kernel could not be told to forget a file: %s", strerror(errno));
-    }
-    free(n->name);
-  }
-  v->nnotes = 0;
+  send_notes(v);
   if (old) {
     pthread_mutex_lock(&v->lock);
     table_free(old);
     pthread_mutex_unlock(&v->lock);
+  }
+}
+
+/* ---- Changes made outside ---- */
+
+int view_inotify_fd(struct view *v) { return v->inotify; }
+
+/** Every folder of the view this inotify watch is (one folder may be in two grants). */
+static void note_event(struct view *v, const struct inotify_event *ev) {
+  for (size_t i = 0; i < v->nwatched; i++) {
+    struct node *dir = v->watched[i];
+    if (dir->wd != ev->wd) continue;
+    if (ev->len == 0 || ev->name[0] == '\0') {
+      // The folder itself: its attributes, or it moved or went away.
+      note(v, FUSE_NOTIFY_INVAL_INODE_ATTR, dir->id, NULL);
+      if ((ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) && dir->parent) note(v, FUSE_NOTIFY_INVAL_ENTRY, dir->parent->id, dir->name);
+      continue;
+    }
+    struct node *child = nodes_by_name(v->nodes, dir, ev->name);
+    if ((ev->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) && !was_own(v, ev)) {
+      // A name came or went outside: what the kernel remembers of it (even "not there") goes, and the folder's times.
+      note(v, FUSE_NOTIFY_INVAL_ENTRY, dir->id, ev->name);
+      note(v, FUSE_NOTIFY_INVAL_INODE_ATTR, dir->id, NULL);
+      if (child) note(v, FUSE_NOTIFY_INVAL_INODE_ATTR, child->id, NULL);
+    }
+    // A file's content or attributes changed: its attributes go, and with them (the kernel compares
+    // the time and size it gets anew: auto_inval_data) its pages where they changed.
+    bool own_write = child && (ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && now_ns() - child->wrote_at < OWN_WRITE_NS;
+    if (child && (ev->mask & (IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB)) && !own_write) note(v, FUSE_NOTIFY_INVAL_INODE_ATTR, child->id, NULL);
+  }
+}
+
+/** Every name and file the kernel knows: after events were lost (the queue overflowed). */
+static void note_everything(struct node *node, void *arg) {
+  struct view *v = arg;
+  if (!node->grant) return;
+  note(v, FUSE_NOTIFY_INVAL_INODE, node->id, NULL);
+  if (node->parent) note(v, FUSE_NOTIFY_INVAL_ENTRY, node->parent->id, node->name);
+}
+
+void view_watch_events(struct view *v) {
+  char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+  for (;;) {
+    ssize_t n = read(v->inotify, buf, sizeof buf);
+    if (n <= 0) break;
+    pthread_mutex_lock(&v->lock);
+    for (char *at = buf; at < buf + n;) {
+      const struct inotify_event *ev = (const struct inotify_event *)at;
+      if (ev->mask & IN_Q_OVERFLOW) nodes_each(v->nodes, note_everything, v);
+      else note_event(v, ev);
+      at += sizeof *ev + ev->len;
+    }
+    pthread_mutex_unlock(&v->lock);
+    send_notes(v);
   }
 }

@@ -12,6 +12,7 @@ import { rootsAnswer } from './roots-answer.js';
 import { reaskWindow } from './reask-window.js';
 import { proxyFleets } from './proxies.js';
 import { sandboxCost } from './sandbox.js';
+import { fileViewCost } from './file-view.js';
 import { liveGrants } from './live-grants.js';
 import { isolation } from './isolation.js';
 import { idleMemory, startup } from './startup-memory.js';
@@ -37,6 +38,8 @@ const sections: Section[] = [
   { name: 'renderer', run: () => rendererScale(1000, 50, quick ? 3 : 15) },
   { name: 'sandbox', run: () => sandboxCost(quick ? 2 : 30, quick ? 1 : 10) },
   { name: 'live', run: () => liveGrants(quick ? 20 : 100, 50) },
+  // The file view beside bind mounts and no sandbox: a smaller tree and one round when quick.
+  { name: 'file-view', run: () => fileViewCost(quick ? 1 : 5, quick ? 2000 : 10_000) },
   { name: 'isolation', run: () => isolation(quick ? 8 : 150, quick ? 1 : 3) },
   { name: 'reask', run: () => reaskWindow(quick ? 3 : 40, !quick) },
   {
