@@ -184,11 +184,20 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
 
   it('passes its self-check, and the check fails for a process that can see outside', async () => {
     const granted = folderWith('checked');
+    // An existing protected file in the read-write grant: the check tries a change of it (refused), and leaves it as it was.
+    fs.writeFileSync(path.join(granted.dir, '.mcp.json'), '{"mine":true}\n', { mode: 0o640 });
+    const before = fs.statSync(path.join(granted.dir, '.mcp.json'));
     const readOnly = folderWith('checked-ro');
     const options = base([rw(granted.dir), ro(readOnly.dir)]);
     const server = await startConfined(anyPathServer(), options);
     const check = await server.confined.selfCheck(server.pid);
     expect(check.verified, check.detail).toBe(true);
+    const after = fs.statSync(path.join(granted.dir, '.mcp.json'));
+    expect([fs.readFileSync(path.join(granted.dir, '.mcp.json'), 'utf8'), after.mode, after.mtimeMs]).toEqual(['{"mine":true}\n', before.mode, before.mtimeMs]);
+    // Nothing of the check is left in either grant (with bind mounts, the placeholders of missing
+    // protected names are there while it runs; the view makes none).
+    if (support.view?.available) expect(fs.readdirSync(granted.dir).sort()).toEqual(['.mcp.json', path.basename(granted.file)].sort());
+    expect(fs.readdirSync(readOnly.dir)).toEqual([path.basename(readOnly.file)]);
     // Each grant proved: through its file view where there is one, else as a mount.
     const grants = support.view?.available ? '2 grant\\(s\\) through its file view, each the folder that was checked \\(1 read-only: a new file refused; 1 read-write: writable, a protected name refused\\)' : '2 root\\(s\\)';
     expect(check.detail).toMatch(new RegExp(`2 sentinel\\(s\\) and \\d file\\(s\\) of HOME outside the grants not visible; ${grants}`));

@@ -265,19 +265,33 @@ function answered<T>(promise: Promise<T>, what: string): Promise<T> {
 /** A protected file name to try a write on in a read-write grant: one the person did not leave writable. */
 const CANARY_NAMES = ['.mcp.json', '.npmrc', 'bunfig.toml', '.gitmodules', '.ripgreprc', 'lefthook.yml', '.pre-commit-config.yaml', '.pnpmfile.cjs'];
 
-/** Tries a write where the view must refuse it (EROFS); a write that got through is undone on the host and fails the check. */
+/**
+ * Tries a change where the view must refuse it (EROFS): a missing file is created, an existing one
+ * has its mode set to what it is (the view decides a write, a truncation and a change of mode alike,
+ * and files open without asking it, so opening one for writing proves nothing). A change that got
+ * through is undone on the host (a created file removed) and fails the check; a mode set to itself
+ * changes nothing of the file.
+ */
 async function refusedWrite(inside: string, host: string): Promise<string | undefined> {
-  const existed = fs.existsSync(host);
+  let existing: fs.Stats | undefined;
   try {
-    // An existing file is only opened for writing (nothing written, nothing truncated); a missing one must not be made.
-    const handle = await answered(fsp.open(inside, existed ? 'r+' : 'wx'), `a write of ${host}`);
+    existing = fs.lstatSync(host);
+  } catch {
+    existing = undefined;
+  }
+  try {
+    if (existing) {
+      await answered(fsp.chmod(inside, existing.mode & 0o7777), `a change of ${host}`);
+      return `${host} could be changed inside`;
+    }
+    const handle = await answered(fsp.open(inside, 'wx'), `a write of ${host}`);
     await handle.close();
-    if (!existed) fs.rmSync(host, { force: true });
-    return `${host} could be opened for writing inside`;
+    fs.rmSync(host, { force: true });
+    return `${host} could be created inside`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EROFS') return undefined;
-    return code === undefined ? (error as Error).message : `a write of ${host} inside failed with ${code}, not refused as read-only`;
+    return code === undefined ? (error as Error).message : `a change of ${host} inside failed with ${code}, not refused as read-only`;
   }
 }
 
