@@ -20,7 +20,7 @@ export function setupGracefulQuit(host: Pick<RootsHost, 'stop'>, options: { dead
   });
 
   // Ctrl+C in a terminal or a service manager's TERM: take the same clean path.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => app.quit());
 
   return { isQuitting: () => phase !== 'running' };
 }

@@ -1,4 +1,4 @@
-// `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM. Resolves with
+// `mcp-roots serve`: one RootsHost behind the headless server until SIGINT/SIGTERM/SIGHUP. Resolves with
 // the exit code only after the server is closed and the host (with its child servers) is stopped.
 import { claimAppHost, describeHolder, type AppHostClaim } from '../host/status/app-host-claim.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
@@ -106,12 +106,18 @@ async function listen(host: RootsHost, port: number, fallback: boolean, renderer
 
 function waitForStop(options: RunServeOptions): Promise<void> {
   return new Promise((resolve) => {
-    const signals: NodeJS.Signals[] = options.handleSignals === false ? [] : ['SIGINT', 'SIGTERM'];
+    // SIGHUP too: a closed terminal stops it the way Ctrl+C does (its servers stopped, their placeholders removed).
+    const signals: NodeJS.Signals[] = options.handleSignals === false ? [] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
     const done = () => {
       for (const signal of signals) process.off(signal, done);
       options.stop?.removeEventListener('abort', done);
-      // A second Ctrl+C while stopping means "now".
-      for (const signal of signals) process.once(signal, () => process.exit(130));
+      // A second Ctrl+C while stopping means "now"; not the first one arriving twice (the terminal
+      // sends it to the whole process group, and `npm start`'s launcher passes it on as well).
+      const stoppingSince = Date.now();
+      for (const signal of signals) {
+        const now = () => (Date.now() - stoppingSince < 1000 ? process.once(signal, now) : process.exit(130));
+        process.once(signal, now);
+      }
       resolve();
     };
     for (const signal of signals) process.once(signal, done);

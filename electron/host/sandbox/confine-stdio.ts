@@ -326,7 +326,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const journal = PlaceholderJournal.for(dataDir);
     releaseHeld = (list) => journal.release(list);
     const protectedFor = (list: readonly GrantedFolder[]) => {
-      const { paths, made } = protectRoots(list, os.homedir(), placeholders);
+      const { paths, made } = protectRoots(list, os.homedir(), placeholders, (at) => journal.adopt(at));
       placeholders.push(...made);
       journal.add(made);
       // The newest set replaces this start's claim: a live change's revoke lets go of what it left.

@@ -9,13 +9,15 @@
 // since is another process).
 import fs from 'node:fs';
 import path from 'node:path';
-import { releasePlaceholders, type Placeholder } from './protected-paths.js';
+import { placeholderUnchanged, releasePlaceholders, type Placeholder } from './protected-paths.js';
 
 interface JournalEntry {
   path: string;
   dev: number;
   ino: number;
   ctimeNs: string;
+  parentDev?: number;
+  parentIno?: number;
 }
 
 const journals = new Map<string, PlaceholderJournal>();
@@ -33,6 +35,8 @@ export class PlaceholderJournal {
   }
 
   private readonly held = new Map<string, Placeholder>();
+  /** What dead processes left, until removed or taken over by a start of this one (adopt). */
+  private readonly orphans = new Map<string, Placeholder>();
   private readonly file: string;
 
   private constructor(private readonly dir: string) {
@@ -43,6 +47,18 @@ export class PlaceholderJournal {
     if (placeholders.length === 0) return;
     for (const placeholder of placeholders) this.held.set(placeholder.path, placeholder);
     this.write();
+  }
+
+  /**
+   * A dead process's placeholder at `at`, still as it was made: a start that would hold the same
+   * missing name takes it over (it is then that start's, removed when it ends) rather than bind it as
+   * the person's own.
+   */
+  adopt(at: string): Placeholder | undefined {
+    const orphan = this.orphans.get(at);
+    if (!orphan || !placeholderUnchanged(orphan)) return undefined;
+    this.orphans.delete(at);
+    return orphan;
   }
 
   /** Releases them (releasePlaceholders), and forgets them once each is removed or found to be the person's. */
@@ -68,8 +84,11 @@ export class PlaceholderJournal {
       if (start !== 'unknown' && startTimeOf(Number(pid)) === start) continue;
       const orphans = readJournal(path.join(this.dir, name));
       this.add(orphans);
+      for (const orphan of orphans) this.orphans.set(orphan.path, orphan);
       fs.rmSync(path.join(this.dir, name), { force: true });
-      void this.release(orphans);
+      void this.release(orphans).then(() => {
+        for (const orphan of orphans) this.orphans.delete(orphan.path);
+      });
     }
   }
 
@@ -80,7 +99,7 @@ export class PlaceholderJournal {
         return;
       }
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const entries: JournalEntry[] = [...this.held.values()].map((p) => ({ path: p.path, dev: p.dev, ino: p.ino, ctimeNs: p.ctimeNs.toString() }));
+      const entries: JournalEntry[] = [...this.held.values()].map((p) => ({ path: p.path, dev: p.dev, ino: p.ino, ctimeNs: p.ctimeNs.toString(), parentDev: p.parentDev, parentIno: p.parentIno }));
       const temporary = `${this.file}.${process.hrtime.bigint()}.tmp`;
       fs.writeFileSync(temporary, `${JSON.stringify(entries)}\n`, { mode: 0o600 });
       fs.renameSync(temporary, this.file);
@@ -97,7 +116,16 @@ function readJournal(file: string): Placeholder[] {
     if (!Array.isArray(parsed)) return [];
     return parsed.flatMap((entry: Partial<JournalEntry>) =>
       typeof entry?.path === 'string' && path.isAbsolute(entry.path) && Number.isInteger(entry.dev) && Number.isInteger(entry.ino) && typeof entry.ctimeNs === 'string' && /^\d+$/.test(entry.ctimeNs)
-        ? [{ path: entry.path, dev: entry.dev as number, ino: entry.ino as number, ctimeNs: BigInt(entry.ctimeNs) }]
+        ? [
+            {
+              path: entry.path,
+              dev: entry.dev as number,
+              ino: entry.ino as number,
+              ctimeNs: BigInt(entry.ctimeNs),
+              // Journals of earlier versions have no folder identity: their folder is checked by its path alone.
+              ...(Number.isInteger(entry.parentDev) && Number.isInteger(entry.parentIno) ? { parentDev: entry.parentDev, parentIno: entry.parentIno } : {}),
+            },
+          ]
         : [],
     );
   } catch {

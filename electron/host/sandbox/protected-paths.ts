@@ -27,7 +27,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HOME_ENTRIES, PROJECT_ENTRIES } from '../../../shared/protected-names.js';
+import { makePlaceholder, removePlaceholder, unchanged, type Placeholder } from './placeholder-files.js';
 import { isWithin, type GrantedFolder } from './sandbox-types.js';
+
+export type { Placeholder };
 
 export { HOME_ENTRIES, PROJECT_ENTRIES };
 
@@ -221,15 +224,6 @@ const FOLDER_ENTRIES = new Set([
  */
 const EXISTENCE_MATTERS = new Set(['.bash_profile', '.bash_login', '.profile']);
 
-/** A placeholder made on the host for a missing protected name, and who it was when made. */
-export interface Placeholder {
-  path: string;
-  dev: number;
-  ino: number;
-  /** Its change time when made: anything written to it since, or a new file at its inode number, is the person's. */
-  ctimeNs: bigint;
-}
-
 /**
  * Makes an empty placeholder (folder or file) for each protected name that does not exist yet inside
  * the server's read-write roots, so that it is bound read-only like the rest and the server cannot
@@ -239,7 +233,7 @@ export interface Placeholder {
  * asks nothing), and the names in EXISTENCE_MATTERS. Returns what it made, for
  * releasePlaceholders once the server is gone.
  */
-export function holdMissing(input: ProtectedPathInput, held: readonly Placeholder[] = []): Placeholder[] {
+export function holdMissing(input: ProtectedPathInput, held: readonly Placeholder[] = [], adopt: (at: string) => Placeholder | undefined = () => undefined): Placeholder[] {
   const made: Placeholder[] = [];
   const ours = new Set(held.map((placeholder) => placeholder.path));
   const hold = (project: string, entry: string) => {
@@ -254,6 +248,13 @@ export function holdMissing(input: ProtectedPathInput, held: readonly Placeholde
         stat = undefined;
       }
       if (stat) {
+        // A placeholder a killed process left (its journal's), still as it was made: this start's now,
+        // held and removed with the rest of its own.
+        const orphan = ours.has(at) ? undefined : adopt(at);
+        if (orphan) {
+          made.push(orphan);
+          return;
+        }
         // Present: held as an existing path (protectedPaths), or not a folder to go into; a placeholder
         // made earlier (an empty .git/info) is held whole, never filled with placeholders of its own.
         if (!stat.isDirectory() || ours.has(at)) return;
@@ -261,14 +262,10 @@ export function holdMissing(input: ProtectedPathInput, held: readonly Placeholde
       }
       if (part === '.git') return;
       const last = index === entry.split('/').length - 1;
-      try {
-        if (!last || FOLDER_ENTRIES.has(entry)) fs.mkdirSync(at, { mode: 0o755 });
-        else fs.closeSync(fs.openSync(at, 'wx', 0o644));
-        const placed = fs.lstatSync(at, { bigint: true });
-        made.push({ path: at, dev: Number(placed.dev), ino: Number(placed.ino), ctimeNs: placed.ctimeNs });
-      } catch {
-        // Cannot be made (a read-only folder, a race): left as it is, and said by what the self-check finds.
-      }
+      // Made in its folder by descriptor (placeholder-files.ts); not made (a read-only folder, a
+      // swapped one) is left as it is, and said by what the self-check finds.
+      const placed = makePlaceholder(path.dirname(at), part, !last || FOLDER_ENTRIES.has(entry));
+      if (placed) made.push(placed);
       return;
     }
   };
@@ -289,9 +286,14 @@ export function holdMissing(input: ProtectedPathInput, held: readonly Placeholde
  * placeholders this sandbox made before (a live change keeps holding those still inside a read-write
  * root). Returns the new placeholders too, for releasePlaceholders.
  */
-export function protectRoots(roots: readonly GrantedFolder[], home: string, held: readonly Placeholder[] = []): { paths: string[]; made: Placeholder[] } {
+export function protectRoots(
+  roots: readonly GrantedFolder[],
+  home: string,
+  held: readonly Placeholder[] = [],
+  adopt?: (at: string) => Placeholder | undefined,
+): { paths: string[]; made: Placeholder[] } {
   const input = protectedInputOf(roots, home);
-  const made = holdMissing(input, held);
+  const made = holdMissing(input, held, adopt);
   // A placeholder for a name deeper down (an empty .git/info for .git/info/attributes) is held itself:
   // protectedPaths lists only the names.
   const placed = [...held, ...made].filter((placeholder) => input.writableRoots.some((root) => isWithin(placeholder.path, root)) && exists(placeholder.path));
@@ -368,12 +370,7 @@ export function releasePlaceholders(placeholders: readonly Placeholder[]): Promi
 }
 
 function removeIfUnchanged(placeholder: Placeholder): void {
-  try {
-    const stat = fs.lstatSync(placeholder.path, { bigint: true });
-    if (Number(stat.dev) !== placeholder.dev || Number(stat.ino) !== placeholder.ino || stat.ctimeNs !== placeholder.ctimeNs) return;
-    if (stat.isDirectory()) fs.rmdirSync(placeholder.path);
-    else if (stat.isFile() && stat.size === 0n) fs.unlinkSync(placeholder.path);
-  } catch {
-    // Gone already, or no longer empty (rmdir refuses): the person's now.
-  }
+  removePlaceholder(placeholder);
 }
+
+export { unchanged as placeholderUnchanged };
