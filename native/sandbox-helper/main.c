@@ -61,6 +61,28 @@ static void exit_as(int status) {
   _exit(128 + sig);
 }
 
+// Two threads learn of the holder's end (the control thread by SIGCHLD, the main thread when the
+// view's connection ends): one reaps it and exits as it did, under this lock. The other must not
+// reap it too: it would get ECHILD and exit with a status it never read (seen: "exited with code
+// 0" for a server that exited with 1, under load).
+static pthread_mutex_t reaping = PTHREAD_MUTEX_INITIALIZER;
+
+/** Exits as the holder did if it has ended (or, with block, once it has); returns if it runs on. */
+static void reap_holder(bool block) {
+  if (block) {
+    // Waits without reaping, outside the lock: the control thread goes on serving meanwhile.
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)holder, &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {}
+  }
+  pthread_mutex_lock(&reaping);
+  int status;
+  pid_t got;
+  while ((got = waitpid(holder, &status, WNOHANG)) < 0 && errno == EINTR) {}
+  // Exits holding the lock: the other thread waits on it until the process is gone.
+  if (got == holder) exit_as(status);
+  pthread_mutex_unlock(&reaping);
+}
+
 struct control_loop {
   struct view *view;
   int control;
@@ -82,8 +104,7 @@ static void *control_loop(void *arg) {
       struct signalfd_siginfo info;
       if (read(c->signals, &info, sizeof info) == sizeof info) {
         if (info.ssi_signo == SIGCHLD) {
-          int status;
-          if (waitpid(holder, &status, WNOHANG) == holder) exit_as(status);
+          reap_holder(false);
         } else {
           // A stop for the sandbox (SIGTERM, SIGINT, SIGHUP): bwrap ends, then this process as it did.
           kill(holder, (int)info.ssi_signo);
@@ -98,9 +119,8 @@ static void *control_loop(void *arg) {
       if (type < 0) {
         // The app is gone (or broke the protocol): the sandbox goes with it.
         kill(holder, SIGKILL);
-        int status;
-        waitpid(holder, &status, 0);
-        exit_as(status);
+        reap_holder(true);
+        fail("the sandbox could not be waited for");
       }
       if (type == 1) {
         const char *why = NULL;
@@ -233,10 +253,9 @@ static int run_main(int argc, char **argv) {
     kill(holder, SIGKILL);
   }
   // The kernel ended the connection: nothing of the sandbox uses the view any more.
-  int status;
-  while (waitpid(holder, &status, 0) < 0 && errno == EINTR) {}
-  exit_as(status);
-  return 0;
+  reap_holder(true);
+  // Reaped by the control thread, which is exiting as the holder did.
+  for (;;) pause();
 }
 
 int main(int argc, char **argv) {
