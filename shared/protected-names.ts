@@ -72,6 +72,13 @@ export const HOME_ENTRIES = [
  */
 export const NEW_REPOSITORY = '.git';
 
+/**
+ * Without a file view (bind mounts), protected names are found at a server's start in the granted
+ * folder and the repositories up to this many folders below it; deeper ones, and those made later,
+ * are not protected (the self-check and the badge say so).
+ */
+export const REPO_SEARCH_DEPTH = 3;
+
 /** Every protected name, once: what a grant may opt back in. */
 export const PROTECTED_NAMES: readonly string[] = [...new Set<string>([...HOME_ENTRIES, NEW_REPOSITORY])];
 

@@ -1,4 +1,4 @@
-// Section 13: grants applied live to a running confined server (holder-launch.ts, live-mounts.ts).
+// Section 13: grants applied live to a running confined server (a new table of its file view, view/).
 // - grant -> visible and revoke -> hidden inside the same process, p50 and p99, beside today's
 //   restart path (stop, re-plan, start, initialize, first successful read) in the same run;
 // - through `mcp-roots proxy` (the built CLI): 50 grant changes in the registry while four hosts'
@@ -83,7 +83,7 @@ async function visibleAndHidden(support: SandboxSupport, rounds: number): Promis
     await running.client.close();
   }
 
-  // Today's path, in the same run: stop, re-plan, start, initialize, the first successful read.
+  // Without the view (bind mounts), in the same run: stop, re-plan, start, initialize, the first successful read.
   const restart: number[] = [];
   const restartRounds = Math.min(rounds, 10);
   let current = await start(confined);
@@ -92,7 +92,7 @@ async function visibleAndHidden(support: SandboxSupport, rounds: number): Promis
       const folder = folders[i] as string;
       const t0 = performance.now();
       await current.client.close();
-      const next = await confineStdio(server, { serverId: 'live-bench', roots: rootsWith(folder), dataDir, network: false, support: { ...support, holder: undefined } });
+      const next = await confineStdio(server, { serverId: 'live-bench', roots: rootsWith(folder), dataDir, network: false, support: { ...support, view: { available: false, reason: 'bench: bind mounts' } } });
       current = await start(next);
       const ms = await until(t0, async () => holds(await current.list(folder)));
       if (i > 0) restart.push(ms);
@@ -183,8 +183,8 @@ async function callsDuringChanges(changes: number): Promise<Figure[]> {
 
 export async function liveGrants(rounds: number, changes: number): Promise<Figure[]> {
   const support = await probeSandbox();
-  if (support.kind !== 'bwrap' || !support.holder?.available) {
-    const reason = support.kind !== 'bwrap' ? support.reason : support.holder?.available === false ? support.holder.reason : 'not probed';
+  if (support.kind !== 'bwrap' || !support.view?.available) {
+    const reason = support.kind !== 'bwrap' ? support.reason : support.view?.available === false ? support.view.reason : 'not probed';
     return [{ id: 'live-unavailable', label: `13. live grants not measured: ${reason}`, value: 0, unit: 'count' }];
   }
   return [...(await visibleAndHidden(support, rounds)), ...(await callsDuringChanges(changes))];

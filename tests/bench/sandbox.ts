@@ -235,9 +235,9 @@ export async function sandboxCost(rounds: number, memoryCount: number): Promise<
   }
   return [
     { id: 'sandbox-probe', label: '9. probe (one bwrap trial run, once per process)', value: probeMs, unit: 'ms' },
-    // With the holder namespace (live grants) where it works, and bwrap alone, in the same run.
-    ...(await spawnAndInitialize(support, rounds, support.holder?.available ? 'with holder' : '')),
-    ...(support.holder?.available ? await spawnAndInitialize({ ...support, holder: undefined }, rounds, 'bwrap alone') : []),
+    // With the file view where it works, and bind mounts alone, in the same run.
+    ...(await spawnAndInitialize(support, rounds, support.view?.available ? 'with the file view' : '')),
+    ...(support.view?.available ? await spawnAndInitialize({ ...support, view: { available: false, reason: 'bench' } }, rounds, 'bind mounts') : []),
     ...(await privateNetworkCost(support, rounds)),
     ...(await memory(support, memoryCount)),
     ...(await grantChange(support, rounds)),

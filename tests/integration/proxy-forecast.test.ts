@@ -63,8 +63,8 @@ describe('a proxied server’s change forecast', () => {
     expect(after.changeRestarts).toEqual({ grant: 'arguments', revoke: 'arguments' });
   });
 
-  // Sandbox off: told by list_changed. On, where mounts change live (holder-launch.ts): mounted, then told.
-  const liveCases = [{ sandbox: false, why: 'told by list_changed' }, ...(support.kind === 'bwrap' && support.holder?.available === true ? [{ sandbox: true, why: 'its sandbox’s mounts changed live' }] : [])];
+  // Sandbox off: told by list_changed. On, where its grants change live (a file view): the view changed, then told.
+  const liveCases = [{ sandbox: false, why: 'told by list_changed' }, ...(support.kind === 'bwrap' && support.view?.available === true ? [{ sandbox: true, why: 'its sandbox’s mounts changed live' }] : [])];
   for (const { sandbox, why } of liveCases) {
     it(`a server that takes changes live (${why}): the status file forecasts no restart, and a grant makes none`, async () => {
       const configDir = tempDir('forecast-config-');

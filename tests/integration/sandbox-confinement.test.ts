@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
+import { STATIC_PROTECTION } from '../../electron/host/sandbox/self-check.js';
 import { anyPathServer, closeConfined, startConfined } from '../support/confined-client.js';
 import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
@@ -210,6 +211,17 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     const leak = await server.confined.selfCheck(leaky.pid);
     expect(leak.verified).toBe(false);
     expect(leak.detail).toMatch(/visible inside|not mounted inside|mounted read-write/);
+  });
+
+  it('without a file view, binds its grants at start and says its protection is static, not live', async () => {
+    const granted = folderWith('static', 'static');
+    const server = await startConfined(anyPathServer(), { ...base([rw(granted.dir)]), support: { ...support, view: { available: false, reason: 'test: no FUSE' } } });
+    expect(server.confined.live).toEqual({ available: false, reason: expect.stringContaining('bind mounts, fixed at its start') });
+    const check = await server.confined.selfCheck(server.pid);
+    expect(check.verified, check.detail).toBe(true);
+    expect(check.detail).toContain(STATIC_PROTECTION);
+    expect(check.detail).not.toMatch(/grants applied live|file view,/);
+    expect(await server.call('read', { path: granted.file })).toBe('static');
   });
 
   it('checks itself without a sentinel in the folders every proxy watches (its data folder, the temp folder)', async () => {

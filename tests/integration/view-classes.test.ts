@@ -9,13 +9,13 @@
 //
 // Unprivileged: the world gets a FUSE device of its own, open to all (Debian's default mode for
 // /dev/fuse; here /dev/fuse is root's only), made by this test (root).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
-import { removeTempDirs, tempDir } from '../support/index.js';
+import { openFuseDevice, removeTempDirs, tempDir } from '../support/index.js';
 
 const support = await probeSandbox();
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -41,15 +41,6 @@ interface Facts {
   oddAfter: string[];
 }
 
-/** A FUSE device node open to all, in a folder of the test's: what /dev/fuse is on a stock Debian. */
-function openFuseDevice(base: string): string {
-  const device = path.join(base, 'fuse');
-  const stat = fs.statSync('/dev/fuse');
-  execFileSync('mknod', [device, 'c', String(Math.floor(stat.rdev / 256)), String(stat.rdev % 256)], { stdio: 'ignore' });
-  fs.chmodSync(device, 0o666);
-  return device;
-}
-
 async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<Facts> {
   const base = tempDir(`view-${route}-${as}-`);
   fs.chmodSync(base, 0o777);
@@ -57,7 +48,7 @@ async function runWorld(route: 'app' | 'proxy', as: 'self' | 'nobody'): Promise<
   fs.mkdirSync(world, { mode: 0o777 });
   fs.chmodSync(world, 0o777);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (as === 'nobody') env.MCP_ROOTS_FUSE_DEVICE = openFuseDevice(base);
+  if (as === 'nobody') env.MCP_ROOTS_FUSE_DEVICE = openFuseDevice();
   const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/view-world.ts', route, world];
   const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
   const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, timeout: 240_000, env, maxBuffer: 16 * 1024 * 1024 });

@@ -58,11 +58,6 @@ export interface BwrapPlanInput extends ConfinementInput {
   /** Tasks, memory and /tmp limits (resource-limits.ts); none when absent. */
   limits?: ResourceLimits | undefined;
   /**
-   * Started from a holder namespace (holder-launch.ts): its stage's root is the sandbox's `/`, with
-   * the grant mounts and /tmp already in it, and the server keeps the app's uid and gid inside.
-   */
-  holder?: { stage: string; uid: number; gid: number } | undefined;
-  /**
    * Started by the sandbox helper with a file view (view/): the view, mounted on `stage` by the
    * helper's holder, is the sandbox's `/`. It shows the grants, /tmp, the links and the way to each
    * mount point, so bwrap binds only the system runtime, the program, HOME, /proc and /dev on top.
@@ -87,14 +82,13 @@ export interface BwrapPlan {
   seccomp: boolean;
   /** Where the server starts: its cwd when that is reachable inside, else its private HOME. */
   chdir: string;
-  /** The grant-related mounts (grant-mounts.ts): bound by bwrap, or by the holder when there is one. */
+  /** The grant-related mounts (grant-mounts.ts) bwrap binds (none with a file view: it shows the grants). */
   grantMounts: GrantMount[];
-  /** bwrap and its arguments, without the limits prefix (a holder goes between the two). */
+  /** bwrap and its arguments, without the limits prefix (the sandbox helper goes between the two). */
   bwrapCommand: string[];
   /**
    * The limits prefix (resource-limits.ts limitsPrefix: join the server's cgroup, then prlimit),
-   * empty without limits. In front of the holder too, so every process, the holder's own included,
-   * is born in the cgroup and limited.
+   * empty without limits. In front of anything else, so every process is born in the cgroup and limited.
    */
   prefix: string[];
   /** The program paths bound (those outside the system runtime). */
@@ -137,9 +131,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // On: the network namespace bwrap is started in, the host's or a private one (private-network.ts).
   if (input.network) args.push('--share-net');
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
-  // The holder maps the app's uid to 0 in its namespace; inside, the server is the app's uid again.
-  if (input.holder) args.push('--uid', String(input.holder.uid), '--gid', String(input.holder.gid), '--bind', `${input.holder.stage}/root`, '/');
-  // With a view, the view is the root (the helper's holder mounted it on the stage).
+  // With a view, the view is the root (the helper's holder mounted it on the stage). The holder maps
+  // the app's uid to 0 in its namespace; inside, the server is the app's uid again.
   const view = input.view;
   if (view) args.push('--uid', String(view.uid), '--gid', String(view.gid), '--bind', view.stage, '/');
   const viewLinks: { path: string; target: string }[] = [];
@@ -184,9 +177,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   // kernel.core_pattern, which the kernel runs as full root).
   args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
   args.push('--dev', '/dev');
-  // Under a holder, /tmp is the holder's (roots below it must be mounted where it can reach them);
-  // with a view, the view shows it (the holder's private tmpfs, with the grants below /tmp in it).
-  if (!input.holder && !view) {
+  // With a view, the view shows /tmp (the helper's private tmpfs, with the grants below /tmp in it).
+  if (!view) {
     if (input.limits) args.push('--size', String(input.limits.tmpBytes));
     args.push('--tmpfs', '/tmp');
   }
@@ -202,14 +194,12 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   for (const program of programs) bindFd(program, false, 'program');
 
   // Roots, the data folder's anchors, the protected paths and the data folder's mask (grant-mounts.ts).
-  // Under a holder, the holder mounts them (holder-launch.ts), where they can change live.
   const grantMounts = view ? [] : grantTree({ roots: input.roots, dataDir: input.dataDir, protectedPaths: input.protectedPaths ?? [], programs });
   const exposesDataDir = grantMounts.some((mount) => mount.purpose === 'mask');
   // The view shows the grants; listed here as what the server can reach (the UI, a blocked path's words).
   if (view) for (const root of input.roots) mounts.push({ path: root.path, writable: root.mode === 'read-write', purpose: 'root' });
   for (const entry of grantMounts) {
-    if (input.holder) mounts.push(entry);
-    else if (entry.purpose === 'mask') {
+    if (entry.purpose === 'mask') {
       args.push('--tmpfs', entry.path);
       mounts.push(entry);
     } else bindFd(entry.path, entry.writable, entry.purpose);

@@ -6,9 +6,9 @@
  *   const check = await confined.selfCheck(transport.pid);   // { verified, at, detail }
  *
  * - `roots` are the server's EFFECTIVE roots (granted AND accessible AND sharing on), canonical
- *   host paths, each with its grant's mode. Where the holder works (holder-launch.ts), `live.apply`
- *   changes them in the running server (live-mounts.ts); elsewhere mounts are fixed at exec: call
- *   confineStdio again and restart the server (the roots-change policy decides which).
+ *   host paths, each with its grant's mode. With a file view (view/), `live.apply` changes them in
+ *   the running server (a new table); with bind mounts they are fixed at exec: call confineStdio
+ *   again and restart the server (the roots-change policy decides which).
  * - Linux with working bubblewrap: `config` runs the server under bwrap (bwrap-plan.ts says what it
  *   sees and why); macOS: under sandbox-exec with a generated profile (seatbelt-profile.ts,
  *   untested here); anywhere else, or when the probe failed: `config` is the server's own, unchanged,
@@ -30,11 +30,7 @@ import type { StdioTransportConfig } from '../../../shared/domain.js';
 import type { SandboxEnforcement, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import type { ServerLimits } from '../../../shared/server-limits.js';
 import { findBlockedPath, type BlockedPath } from './blocked-path.js';
-import { FIRST_DESCRIPTOR, planBwrap } from './bwrap-plan.js';
-import type { GrantMount } from './grant-mounts.js';
-import { holderBatch, mountFlagsOf, writeHolderBatch } from './holder-batch.js';
-import { holderArgs } from './holder-launch.js';
-import { LiveMounts } from './live-mounts.js';
+import { planBwrap } from './bwrap-plan.js';
 import { hostLayout, type HostLayout } from './host-layout.js';
 import { launchEnvironment } from './launch-environment.js';
 import { watchLimits, type LimitHit } from './limit-watch.js';
@@ -44,7 +40,7 @@ import { PlaceholderJournal } from './placeholder-journal.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
 import { linkHomeFiles } from './version-manager-shims.js';
-import { attachPrivateNetwork, HOLDER_PREFIX } from './private-network.js';
+import { attachPrivateNetwork, NAMESPACE_KEEPER } from './private-network.js';
 import { claimPaths, protectRoots, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { removeCgroup } from './server-cgroup.js';
@@ -125,9 +121,6 @@ export type LiveChange =
   /** It must be restarted instead; `reason` in the activity log's words ("it held … open under …"). */
   | { kind: 'restart'; reason: string };
 
-/** The descriptor the holder opens each folder on: dash knows 0-9 only, and bwrap's own must stay below it. */
-const HOLDER_FD = 9;
-
 const hostFacts = {
   exists: (p: string) => fs.existsSync(p),
   isDirectory: (p: string) => {
@@ -138,9 +131,6 @@ const hostFacts = {
     }
   },
 };
-
-/** Holder starts of this process: each writes its batch to a folder of its own. */
-let holderStarts = 0;
 
 /** The server's private folders, created if missing (0700: other local users have no business there). */
 export function privateFolders(dataDir: string, serverId: string): { home: string; tmp: string; stage: string } {
@@ -256,9 +246,6 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let spawn: { command: string; args: string[]; env: Record<string, string> };
   let mounts: () => SandboxMount[];
   let live: LiveGrants = { available: false, reason: support.kind === 'bwrap' ? 'not probed' : 'grants reach a running server only on Linux' };
-  let liveMounts: LiveMounts | undefined;
-  /** Where this start's holder reads its mounts from (holder-batch.ts). */
-  let batchDir: string | undefined;
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   /** Set where the server sees its grants through a file view of its own (view/view-confine.ts). */
   let viewed: ViewConfined | undefined;
@@ -336,81 +323,55 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       return paths;
     };
     const startProtected = protectedFor(roots);
-    const holderSupport = support.holder;
-    const stage = holderSupport?.available ? fs.realpathSync(ensureFolder(defaults.stage)) : undefined;
-    const planFor = (holder: boolean) =>
-      planBwrap({
-        bwrap: support.launcher as string,
-        disableUserns: support.disableUserns,
-        // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
-        bindFromDescriptors: support.disableUserns,
-        layout: options.layout ?? hostLayout(),
-        command: program.command,
-        args: program.args,
-        env: serverEnv,
-        cwd: config.cwd,
-        programPaths,
-        programLinks: program.links,
-        roots,
-        home,
-        tmp,
-        dataDir,
-        network: options.network,
-        protectedPaths: startProtected,
-        seccomp: filter !== undefined,
-        limits,
-        holder: holder && stage ? { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } : undefined,
-        privateNetwork: pasta !== undefined,
-      });
-    let plan = planFor(stage !== undefined);
-    // The holder opens each folder on descriptor 9, above bwrap's own (programs, the filter, the block pipe).
-    if (stage && FIRST_DESCRIPTOR + plan.descriptors.length + (filter ? 1 : 0) + (pasta ? 1 : 0) > HOLDER_FD) plan = planFor(false);
-    const held = plan.bwrapCommand.includes(`${stage}/root`);
+    const plan = planBwrap({
+      bwrap: support.launcher as string,
+      disableUserns: support.disableUserns,
+      // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
+      bindFromDescriptors: support.disableUserns,
+      layout: options.layout ?? hostLayout(),
+      command: program.command,
+      args: program.args,
+      env: serverEnv,
+      cwd: config.cwd,
+      programPaths,
+      programLinks: program.links,
+      roots,
+      home,
+      tmp,
+      dataDir,
+      network: options.network,
+      protectedPaths: startProtected,
+      seccomp: filter !== undefined,
+      limits,
+      privateNetwork: pasta !== undefined,
+    });
     // Who each bound path is now; the spawn binds it only if it is still the same (mount-descriptors.ts).
-    const bound = [...plan.descriptors, ...(held ? plan.grantMounts.filter((mount) => mount.purpose !== 'mask').map((mount) => mount.path) : [])];
-    const described = bound.flatMap((p) => {
+    const described = plan.descriptors.flatMap((p) => {
       const identity = identityOf(p);
       return identity ? [{ path: p, identity }] : [];
     });
-    if (described.length !== bound.length) {
-      const gone = bound.find((p) => !identityOf(p)) as string;
+    if (described.length !== plan.descriptors.length) {
+      const gone = plan.descriptors.find((p) => !identityOf(p)) as string;
       throw new SandboxSetupError('folder-changed', `${gone} is gone or became a symlink while its sandbox was planned.`);
     }
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
-    const byDescriptor = described.slice(0, plan.descriptors.length);
     const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
-    const checkedByHolder = described.slice(plan.descriptors.length);
     const blockFd = plan.blockFd;
     openDescriptors = () => {
-      // The holder checks each grant again as it mounts it; checked here too, a swap since the plan
-      // is refused before the spawn, with the code the UI explains ('folder-changed').
-      openMountDescriptors(checkedByHolder).close();
       const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
-      const opened = openMountDescriptors(byDescriptor, seccompFd);
+      const opened = openMountDescriptors(described, seccompFd);
       if (blockFd === undefined || !pasta) return opened;
       // bwrap's --block-fd follows the mounts' and the filter's descriptors.
       return { ...opened, pipes: 1, whenSpawned: ([block], pid) => attachPrivateNetwork(pasta, pid, block as Writable) };
     };
-    const ownMounts = plan.mounts.filter((mount) => !plan.grantMounts.includes(mount as GrantMount));
-    if (held && stage && holderSupport?.available) {
-      const grantIdentities = new Map([...identities].filter(([p]) => !plan.descriptors.includes(p)));
-      liveMounts = new LiveMounts(
-        { nsenter: holderSupport.nsenter, stage, dataDir, programs: plan.programs, ownMounts, protectedPaths: protectedFor },
-        { grantMounts: plan.grantMounts, identities: grantIdentities },
-      );
-      // With a private network the holder makes the network namespace too, and pasta joins it (private-network.ts).
-      // The start's mounts go to the holder as files (holder-batch.ts), one folder per start, removed by release().
-      const dir = path.join(path.dirname(stage), `holder-${process.pid}-${++holderStarts}`);
-      writeHolderBatch(dir, holderBatch({ stage, grantMounts: plan.grantMounts, identities: grantIdentities, flagsOf: mountFlagsOf() }));
-      batchDir = dir;
-      const argv = [...plan.prefix, ...holderArgs({ unshare: holderSupport.unshare, stage, batch: dir, tmpBytes: limits.tmpBytes, network: pasta !== undefined }), ...plan.bwrapCommand];
-      spawn = { command: argv[0] as string, args: argv.slice(1), env: plan.env };
-    } else {
-      // A private network without a holder: unshare holds its namespaces in front (prlimit and bwrap exec in its place).
-      spawn = pasta ? { ...plan, command: HOLDER_PREFIX[0], args: [...HOLDER_PREFIX.slice(1), plan.command, ...plan.args] } : plan;
-      live = { available: false, reason: holderSupport?.available === false ? holderSupport.reason : 'too many program paths for its holder: a grant change restarts it' };
-    }
-    mounts = () => (liveMounts ? [...ownMounts, ...liveMounts.current.grantMounts] : plan.mounts);
+    // A private network: unshare holds its namespaces in front (prlimit and bwrap exec in its place).
+    spawn = pasta ? { ...plan, command: NAMESPACE_KEEPER[0], args: [...NAMESPACE_KEEPER.slice(1), plan.command, ...plan.args] } : plan;
+    // Bind mounts are fixed when bwrap starts: without a file view, a change of grants is a new start
+    // (the roots-change policy restarts it, waiting for its calls). Live mounts made by a shell in a
+    // namespace of their own did exist; their change, a path looked up twice in a folder the server
+    // writes, was a way out (issue #31), so the view is the one live mechanism.
+    live = { available: false, reason: `it sees its grants through bind mounts, fixed at its start (no file view here: ${support.view?.available === false ? support.view.reason : 'not probed'})` };
+    mounts = () => plan.mounts;
   } else {
     const profile = seatbeltProfile({ programPaths, roots, home, tmp, dataDir, network: options.network, userHome: os.homedir() });
     spawn = { command: support.launcher, args: ['-p', profile, program.command, ...program.args], env: { ...serverEnv, HOME: home, TMPDIR: tmp } };
@@ -427,7 +388,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     return selfCheck({
       pid,
       mounts: mounts(),
-      identities: liveMounts ? new Map([...identities, ...liveMounts.current.identities]) : identities,
+      identities,
       seccomp: spawn.args.includes('--seccomp'),
       denyUnixSockets: filterRules.denyUnixSockets,
       network: !options.network ? 'off' : pasta ? 'private' : 'shared',
@@ -437,45 +398,19 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       writableByChoice: heldRoots.flatMap((root) => (root.mode === 'read-write' ? (root.writableByChoice ?? []).map((name) => path.join(root.path, name)) : [])),
       notes,
       revoked,
-      live: liveMounts !== undefined || viewed !== undefined,
+      live: viewed !== undefined,
       view: viewed ? { roots: heldRoots, identityOf } : undefined,
       ...defaultCheckedDirs(dataDir),
     });
   };
   if (viewed) {
     const view = viewed;
-    // One change and its proof at a time, as for live mounts below.
+    // One change and its proof at a time: a proof must be of the table it follows.
     let chain: Promise<unknown> = Promise.resolve();
     const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
       const outcome = await view.apply(pid, wanted);
       if (outcome.kind !== 'applied') return outcome;
       heldRoots = view.roots();
-      const proof = await check(pid, outcome.revoked);
-      if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
-      return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
-    };
-    live = {
-      available: true,
-      apply: (pid, wanted) => {
-        const next = chain.then(() => applyAndProve(pid, wanted));
-        chain = next.catch(() => undefined);
-        return next;
-      },
-    };
-  }
-  if (liveMounts) {
-    const running = liveMounts;
-    // One change and its proof at a time: a check must not read the mounts of the next change.
-    let chain: Promise<unknown> = Promise.resolve();
-    const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
-      const outcome = await running.apply(pid, wanted);
-      if (outcome.kind !== 'applied') return outcome;
-      heldRoots = wanted;
-      // Placeholders this sandbox no longer mounts (their grant revoked or made read-only) go once no
-      // other sandbox holds them either; the rest go with release().
-      const mounted = new Set(outcome.state.grantMounts.map((mount) => mount.path));
-      void releaseHeld(placeholders.filter((placeholder) => !mounted.has(placeholder.path)));
-      // "Verified" stays a fact: the changed sandbox is proved again, revoked folders included.
       const proof = await check(pid, outcome.revoked);
       if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
       return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
@@ -507,7 +442,6 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     live,
     release: async () => {
       unclaim();
-      if (batchDir) fs.rmSync(batchDir, { recursive: true, force: true });
       await releaseHeld(placeholders);
       removeCgroup(limits.cgroup);
     },

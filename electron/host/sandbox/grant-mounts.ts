@@ -1,8 +1,7 @@
 // The grant-related part of a sandbox, as one list: each effective root, the folders pinned on the
 // way to the data folder and the protected paths, the protected paths themselves, and the mask over
-// the data folder. The one place that turns grants into mounts: bwrap's plan binds this list at
-// start, and the holder namespace (holder-launch.ts) mounts it at start and changes it live
-// (live-mounts.ts), so what a server sees at start and after a live change cannot drift apart.
+// the data folder. The one place that turns grants into bind mounts: bwrap's plan binds this list
+// at start where there is no file view (with one, view-plan.ts turns the same grants into its table).
 import path from 'node:path';
 import { isWithin, type GrantedFolder, type SandboxMount } from './sandbox-types.js';
 

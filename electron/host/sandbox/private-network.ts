@@ -8,9 +8,9 @@
 // its own the host's abstract names do not exist; Unix sockets with a path are governed by the
 // mounts, as every other file is. So socket(AF_UNIX) is allowed again there.
 //
-// How: a holder process in front of bwrap makes a user and a network namespace (HOLDER_PREFIX);
+// How: a keeper process in front of bwrap makes a user and a network namespace (NAMESPACE_KEEPER);
 // bwrap shares that network namespace and waits on --block-fd before the server runs; pasta joins
-// it (through the holder's user namespace) and configures it (addresses, routes, the tap
+// it (through the keeper's user namespace) and configures it (addresses, routes, the tap
 // interface), then forks into the background, where it stays until the namespace is gone. Only
 // once the pasta run that configures it has finished is bwrap released, so the server never sees
 // a namespace without its network.
@@ -28,7 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { shellQuote } from './holder-launch.js';
+import { quote } from 'shell-quote';
 
 /** Where pasta is, when it can give servers a network of their own; otherwise why not, in words. */
 export interface PrivateNetworkSupport {
@@ -55,7 +55,8 @@ export class PrivateNetworkError extends Error {
  * does not need one, else pasta repaired. Never the sandbox off: the server can run confined either way.
  */
 export function privateNetworkFix(serverName: string): string {
-  const name = /^[\w@%+=:,./-]+$/.test(serverName) ? serverName : shellQuote(serverName);
+  // Quoted for pasting into a shell, as shell-quote quotes (a plain name stays as it is).
+  const name = quote([serverName]);
   return `if it does not need the network, turn its network off (mcp-roots servers set ${name} --network off); otherwise repair pasta (package "passt"), which gives each network-on server a network of its own`;
 }
 
@@ -81,13 +82,13 @@ export function pastaArgs(childPid: number, uid: number | undefined = process.ge
 
 /**
  * What the spawn runs in front of bwrap (and prlimit): a user namespace (the user mapped to itself)
- * with a network namespace of its own, where bwrap runs with --share-net. This process, the holder,
+ * with a network namespace of its own, where bwrap runs with --share-net. This process, the keeper,
  * keeps both for the sandbox's whole life (unshare and prlimit exec in place), so pasta joins a
  * namespace that stays put. Joining bwrap's own would race it: --disable-userns moves bwrap's child
  * into a nested user namespace, from which pasta cannot reach the network namespace ("Couldn't
  * switch to pasta namespaces", 15 of 15 trials), and bwrap refuses --userns-block-fd beside it.
  */
-export const HOLDER_PREFIX = ['unshare', '--user', '--map-current-user', '--net', '--'] as const;
+export const NAMESPACE_KEEPER = ['unshare', '--user', '--map-current-user', '--net', '--'] as const;
 
 function lastLine(text: string): string {
   return (
@@ -118,13 +119,13 @@ async function unshared(pid: number, deadline: number): Promise<boolean> {
  * Stops the background pasta of one sandbox. This pasta does not quit by itself when the namespace's
  * last process ends: it holds the namespace open, and a namespace named as /proc/PID/ns/net is never
  * "deleted" where it would look (244 were left running after a day of tests before this). The pid
- * is checked to still be that pasta (its command line names the holder) before it is signalled.
+ * is checked to still be that pasta (its command line names the keeper) before it is signalled.
  */
-function stopper(pastaPid: number, holderPid: number): () => void {
+function stopper(pastaPid: number, keeperPid: number): () => void {
   const stop = () => {
     running.delete(stop);
     try {
-      if (!fs.readFileSync(`/proc/${pastaPid}/cmdline`, 'utf8').includes(`/proc/${holderPid}/ns/net`)) return;
+      if (!fs.readFileSync(`/proc/${pastaPid}/cmdline`, 'utf8').includes(`/proc/${keeperPid}/ns/net`)) return;
       process.kill(pastaPid, 'SIGTERM');
     } catch {
       // Gone already.
@@ -147,7 +148,7 @@ const running = new Set<() => void>();
 let exitHooked = false;
 
 /**
- * Once the holder (`pid`, the spawned process) has its namespaces, pasta configures its network;
+ * Once the keeper (`pid`: the spawned process, or with a file view the helper's holder) has its namespaces, pasta configures its network;
  * then bwrap, which waits on --block-fd before it runs the server, is released by a write to
  * `block`. Resolves to what stops that pasta: call it when the sandbox has ended. Rejects (with
  * pasta's own words) when that fails or takes over `timeoutMs`; the caller then stops the sandbox,
@@ -185,10 +186,9 @@ export async function attachPrivateNetwork(pasta: string, pid: number | undefine
  */
 export async function probePrivateNetwork(bwrap: string, pasta: string | undefined, timeoutMs = 15_000): Promise<PrivateNetworkSupport> {
   if (!pasta) return { reason: 'pasta (package "passt") is not installed: network-on servers share the host\'s network, with Unix sockets refused' };
-  if (!pasta) return { reason: 'pasta (package "passt") is not installed: network-on servers share the host\'s network, with Unix sockets refused' };
   const trial = spawn(
-    HOLDER_PREFIX[0],
-    [...HOLDER_PREFIX.slice(1), bwrap, '--unshare-all', '--unshare-user', '--disable-userns', '--share-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--block-fd', '3', '--', 'true'],
+    NAMESPACE_KEEPER[0],
+    [...NAMESPACE_KEEPER.slice(1), bwrap, '--unshare-all', '--unshare-user', '--disable-userns', '--share-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--block-fd', '3', '--', 'true'],
     { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

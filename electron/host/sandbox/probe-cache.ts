@@ -64,8 +64,6 @@ function isSupport(value: unknown): value is SandboxSupport {
     typeof support.reason === 'string' &&
     typeof support.disableUserns === 'boolean' &&
     (support.launcher === undefined || typeof support.launcher === 'string') &&
-    // An answer kept before the holder was probed is probed again (its bwrap answer lacks it).
-    (support.kind !== 'bwrap' || (typeof support.holder === 'object' && support.holder !== null && typeof support.holder.available === 'boolean')) &&
     // Kept before the file view was probed: probed again.
     (support.kind !== 'bwrap' || (typeof support.view === 'object' && support.view !== null && typeof support.view.available === 'boolean'))
   );

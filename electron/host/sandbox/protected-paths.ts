@@ -26,7 +26,7 @@
 // starts) and anything inside a missing `.git`. SECURITY.md says what this leaves open.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HOME_ENTRIES, PROJECT_ENTRIES } from '../../../shared/protected-names.js';
+import { HOME_ENTRIES, PROJECT_ENTRIES, REPO_SEARCH_DEPTH } from '../../../shared/protected-names.js';
 import { makePlaceholder, removePlaceholder, unchanged, type Placeholder } from './placeholder-files.js';
 import { isWithin, type GrantedFolder } from './sandbox-types.js';
 
@@ -34,8 +34,6 @@ export type { Placeholder };
 
 export { HOME_ENTRIES, PROJECT_ENTRIES };
 
-/** How deep below a read-write grant to look for repositories (each has its own .git/hooks). */
-const REPO_SEARCH_DEPTH = 3;
 /** At most this many folders are read per grant: a grant of a huge tree costs a bounded start. */
 const REPO_SEARCH_BUDGET = 2000;
 /** Folders never searched for repositories: dependencies and build output, not the person's projects. */
@@ -273,8 +271,8 @@ export function holdMissing(input: ProtectedPathInput, held: readonly Placeholde
     const kept = keptFor(input, root);
     if (isWithin(input.home, root)) for (const entry of HOME_ENTRIES.filter(kept)) hold(input.home, entry);
     // The granted folder itself and each repository found below it: the same projects whose existing
-    // names are held (protectedPaths). Each placeholder is a mount at start, made in one batch
-    // (holder-batch.ts), so a hundred plain folders cost a start no more than one.
+    // names are held (protectedPaths). Without a file view each placeholder is covered by a
+    // read-only bind at start; with one, the view's name rules refuse these names at any depth anyway.
     for (const project of projectFolders(root)) for (const entry of PROJECT_ENTRIES.filter(kept)) hold(project, entry);
   }
   return made;

@@ -13,11 +13,6 @@ export interface SandboxSupport extends SandboxEnforcement {
   launcher?: string | undefined;
   /** bwrap understands --disable-userns (0.8+): the server cannot make nested user namespaces. */
   disableUserns: boolean;
-  /**
-   * bwrap can be started from a holder namespace (holder-launch.ts), so grants reach a running
-   * server live (live-mounts.ts). Where it cannot, a grant change restarts the server, and `reason` says why.
-   */
-  holder?: HolderSupport | undefined;
   /** bwrap only: whether network-on servers get a network namespace of their own (private-network.ts). Absent: they share the host's. */
   privateNetwork?: PrivateNetworkSupport | undefined;
   /**
@@ -27,8 +22,6 @@ export interface SandboxSupport extends SandboxEnforcement {
    */
   view?: ViewSupport | undefined;
 }
-
-export type HolderSupport = { available: true; unshare: string; nsenter: string } | { available: false; reason: string };
 
 export interface ProbeOptions {
   /** Defaults to process.platform; tests pass another to see its answer. */
@@ -146,35 +139,6 @@ export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxS
     trial = await run(bwrap, bwrapTrialArgs(bwrap, false), timeoutMs);
   }
   if (trial.code !== 0) return { kind: 'none', ...classifyBwrapFailure(trial.stderr), disableUserns: false };
-  const [holder, privateNetwork, view] = await Promise.all([
-    probeHolder(bwrap, disableUserns, pathEnv, timeoutMs),
-    probePrivateNetwork(bwrap, findOnPath('pasta', pathEnv), timeoutMs),
-    probeView(timeoutMs),
-  ]);
-  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, holder, privateNetwork, view };
-}
-
-/**
- * A trial of the holder (holder-launch.ts): unshare makes a user + mount namespace, mounts a shared
- * tmpfs in it, and bwrap starts from there with the app's uid inside. xargs, stat and awk read a
- * start's mounts back (holder-batch.ts); nsenter, stat and readlink do the live changes later; each
- * must be there.
- */
-export async function probeHolder(bwrap: string, disableUserns: boolean, pathEnv: string | undefined, timeoutMs: number): Promise<HolderSupport> {
-  const unshare = findOnPath('unshare', pathEnv);
-  const nsenter = findOnPath('nsenter', pathEnv);
-  const missing = [['unshare', unshare], ['nsenter', nsenter], ['mount', findOnPath('mount', pathEnv)], ['umount', findOnPath('umount', pathEnv)], ['stat', findOnPath('stat', pathEnv)], ['readlink', findOnPath('readlink', pathEnv)], ['xargs', findOnPath('xargs', pathEnv)], ['awk', findOnPath('awk', pathEnv)]]
-    .filter(([, found]) => !found)
-    .map(([name]) => name);
-  if (!unshare || !nsenter || missing.length > 0) return { available: false, reason: `${missing.join(', ')} not found (util-linux, coreutils, findutils, awk): a grant change restarts the server.` };
-  const uid = process.getuid?.() ?? 0;
-  const gid = process.getgid?.() ?? 0;
-  const script = 'mount -n -t tmpfs -o size=4k holder-probe /tmp && mount -n --make-shared /tmp && exec "$@"';
-  const trialArgs = bwrapTrialArgs(bwrap, disableUserns);
-  const trial = await run(unshare, ['-U', '-r', '-m', '--propagation', 'private', '--', '/bin/sh', '-c', script, 'holder-probe', bwrap, '--uid', String(uid), '--gid', String(gid), ...trialArgs], timeoutMs);
-  if (trial.code !== 0) {
-    const message = trial.stderr.trim().split('\n').filter(Boolean).slice(-1)[0] ?? `exit ${trial.code}`;
-    return { available: false, reason: `the holder namespace cannot be made here (${message}): a grant change restarts the server.` };
-  }
-  return { available: true, unshare, nsenter };
+  const [privateNetwork, view] = await Promise.all([probePrivateNetwork(bwrap, findOnPath('pasta', pathEnv), timeoutMs), probeView(timeoutMs)]);
+  return { kind: 'bwrap', reasonCode: 'ok', reason: 'bubblewrap confines each server to its folders.', launcher: bwrap, disableUserns, privateNetwork, view };
 }

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { REPO_SEARCH_DEPTH } from '../../../shared/protected-names.js';
 import type { LimitsProven, SandboxSelfCheck } from '../../../shared/sandbox.js';
 import { reachableInside } from './bwrap-plan.js';
 import type { PathIdentity } from './mount-descriptors.js';
@@ -52,9 +53,9 @@ export interface SelfCheckInput {
    */
   writableByChoice?: readonly string[] | undefined;
   notes?: readonly string[] | undefined;
-  /** Folders revoked from the running server (live-mounts.ts): each must be gone inside, unless a mount still covers it. */
+  /** Folders revoked from the running server (a new table of its file view): each must be gone inside, unless a grant still covers it. */
   revoked?: readonly string[] | undefined;
-  /** Its grants are mounted by its holder namespace (holder-launch.ts), so they change live: the detail says so. */
+  /** Its grants change live (its file view): the detail says so. Without one, its protection is what its start found: the detail says that too. */
   live?: boolean | undefined;
   /**
    * Its grants are served by a file view of its own (view/): not mounts, so each is proved through
@@ -79,9 +80,17 @@ function childrenOf(pid: number): number[] {
 }
 
 /**
+ * What bind mounts (no file view) cannot do, said with every check so the badge never claims more:
+ * the protected names were found by a bounded search at start (protected-paths.ts), so a
+ * repository made, cloned or moved in later, or deeper than the search, is not protected, and a
+ * change of grants is a restart.
+ */
+export const STATIC_PROTECTION = `protection found at its start (bind mounts, no file view here): repositories made or cloned after it, or deeper than ${REPO_SEARCH_DEPTH} folders, are not protected; a change of grants restarts it`;
+
+/**
  * bwrap's descendants that live in another mount namespace than ours and than the spawned process's
- * own: the confined processes. A holder (holder-launch.ts) has a mount namespace of its own, where
- * its shell's `mount` children see the host's files: they are not the sandbox.
+ * own: the confined processes. With a file view the pid is bwrap's outer process, in the helper's
+ * holder namespace (where the view is mounted on its stage): that one is not the sandbox.
  */
 export function confinedProcesses(pid: number): number[] {
   const ours = fs.readlinkSync('/proc/self/ns/mnt');
@@ -241,7 +250,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}; ` +
         networkText(input.network, input.networkWhy) +
         (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
-        (input.live ? (input.view ? '; grants applied live (a new table of its file view)' : '; grants applied live (its holder namespace mounts them)') : '') +
+        (input.live ? '; grants applied live (a new table of its file view)' : `; ${STATIC_PROTECTION}`) +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
     };
   } catch (error) {

@@ -159,7 +159,7 @@ describe('holdReason: which failures wait for a change instead of a timer', () =
     const failure = describeServerFailure({ error, transport: 'stdio', command: 'npx', server: "Tom's browser", exit: { code: null, signal: 'SIGKILL' } });
     expect(failure).toMatchObject({ code: 'private-network', server: "Tom's browser", command: 'npx', detail: error.pastaSaid });
     expect(failure.message).toBe(
-      `pasta could not give it a network of its own (${error.pastaSaid}): if it does not need the network, turn its network off (mcp-roots servers set 'Tom'\\''s browser' --network off); otherwise repair pasta (package "passt"), which gives each network-on server a network of its own`,
+      `pasta could not give it a network of its own (${error.pastaSaid}): if it does not need the network, turn its network off (mcp-roots servers set "Tom's browser" --network off); otherwise repair pasta (package "passt"), which gives each network-on server a network of its own`,
     );
     expect(failure.message).not.toMatch(/sandbox off|without (the )?sandbox/i);
   });

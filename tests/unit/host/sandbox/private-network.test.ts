@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BROWSER_FIX, HOLDER_PREFIX, PASTA_POLICY, pastaArgs } from '../../../../electron/host/sandbox/private-network.js';
+import { BROWSER_FIX, NAMESPACE_KEEPER, PASTA_POLICY, pastaArgs } from '../../../../electron/host/sandbox/private-network.js';
 
 describe('the private network through pasta', () => {
   it('publishes none of the server ports, keeps this machine loopback ports reachable, and no second way to them through the gateway', () => {
@@ -13,7 +13,7 @@ describe('the private network through pasta', () => {
   });
 
   it('the holder maps the user to itself and makes the network namespace, then runs what follows in its place', () => {
-    expect(HOLDER_PREFIX).toEqual(['unshare', '--user', '--map-current-user', '--net', '--']);
+    expect(NAMESPACE_KEEPER).toEqual(['unshare', '--user', '--map-current-user', '--net', '--']);
   });
 
   it('offers the narrowest fixes for a browser, never the sandbox off', () => {

@@ -15,13 +15,10 @@ const OK: SandboxSupport = {
   reason: 'works',
   launcher: '/usr/bin/bwrap',
   disableUserns: true,
-  holder: { available: true, unshare: '/usr/bin/unshare', nsenter: '/usr/bin/nsenter' },
   view: { available: false, reason: 'test' },
 };
 /** As kept before the file view was probed: probed again. */
 const OK_BEFORE_VIEW: SandboxSupport = { ...OK, view: undefined };
-/** As kept before the holder was probed. */
-const OK_BEFORE_HOLDER: SandboxSupport = { kind: 'bwrap', reasonCode: 'ok', reason: 'works', launcher: '/usr/bin/bwrap', disableUserns: true };
 const FAILED: SandboxSupport = { kind: 'none', reasonCode: 'bwrap-failed', reason: 'timed out', disableUserns: false };
 
 function counting(answer: SandboxSupport) {
@@ -32,15 +29,6 @@ function counting(answer: SandboxSupport) {
 const keptFile = (dataDir: string) => path.join(dataDir, 'sandbox', 'probe.json');
 
 describe.runIf(process.platform === 'linux')('cachedProbe', () => {
-  it('an answer kept before the holder was probed is probed again', async () => {
-    const dataDir = tempDir('data-');
-    const first = counting(OK_BEFORE_HOLDER);
-    await cachedProbe(dataDir, first.probe);
-    const second = counting(OK);
-    expect(await cachedProbe(dataDir, second.probe)).toEqual(OK);
-    expect([first.calls.count, second.calls.count]).toEqual([1, 1]);
-  });
-
   it('an answer kept before the file view was probed is probed again', async () => {
     const dataDir = tempDir('data-');
     const first = counting(OK_BEFORE_VIEW);
