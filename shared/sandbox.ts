@@ -102,6 +102,12 @@ export interface ServerConfinement {
   reason?: string | undefined;
   /** Enforced: whether the server may use the network. */
   network?: boolean | undefined;
+  /**
+   * Enforced by bwrap: how its grants reach it. 'view': a file view of its own decides every file
+   * operation, at any depth, and grants change live. 'mounts': bind mounts fixed at its start, with
+   * the protected names found then (static protection: repositories made later are not covered).
+   */
+  grants?: 'view' | 'mounts' | undefined;
   /** Enforced: the check of the running process (what the UI shows as "verified at hh:mm"). */
   selfCheck?: SandboxSelfCheck | undefined;
   /** The last failure the sandbox likely caused. */

@@ -63,7 +63,8 @@ function confinementText(confinement: ProxyReport['confinement']): string {
   if (!confinement) return 'confinement not known yet';
   if (confinement.state === 'enforced') {
     const verified = confinement.selfCheck?.verified ? `, verified ${confinement.selfCheck.at}` : ', not verified yet';
-    return `sandbox enforced (${confinement.kind ?? 'os'}${confinement.network === false ? ', no network' : ''}${verified})`;
+    const grants = confinement.grants === 'view' ? ', file view' : confinement.grants === 'mounts' ? ', static protection: bind mounts' : '';
+    return `sandbox enforced (${confinement.kind ?? 'os'}${grants}${confinement.network === false ? ', no network' : ''}${verified})`;
   }
   if (confinement.state === 'advisory') return `advisory: roots only${confinement.reason ? ` (${confinement.reason})` : ''}`;
   return 'sandbox off';

@@ -74,6 +74,8 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     const clock = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit' }).format(checkedAt);
     await facts.getByText(`Verified at ${clock}`).waitFor();
     await facts.getByText('Network on', { exact: true }).waitFor();
+    // How its grants reach it, as the host reports: its own file view where FUSE works, else bind mounts.
+    await facts.getByText(support.view?.available ? 'File view (live)' : 'Static protection', { exact: true }).waitFor();
     await capture('sandbox-servers-enforced');
 
     await page.getByRole('tab', { name: /Access/ }).click();
@@ -101,6 +103,23 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
       .waitFor();
     expect(serverView(host, server.id).status.state).toBe('connected');
     await capture('sandbox-servers-advisory');
+  });
+
+  it('says what bind mounts leave out where there is no file view, and the server still runs confined', async () => {
+    session = await startUiSession({ viewport: { width: 800, height: 600 }, sandboxSupport: { ...support, view: { available: false, reason: 'test: no FUSE for this user' } } });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'bound', transport: filesystemServer(), enabled: true, sharing: true });
+    await waitVerified(host, server.id);
+    expect(serverView(host, server.id).status.confinement).toMatchObject({ state: 'enforced', grants: 'mounts' });
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const facts = page.locator('.server-detail').getByTestId('confinement');
+    await facts.getByText('Enforced (OS sandbox)', { exact: true }).waitFor();
+    const fact = facts.getByTestId('confinement-grants');
+    await fact.getByText('Static protection', { exact: true }).waitFor();
+    expect(await fact.getAttribute('title')).toBe(
+      'Folders bound when it started (no file view here: FUSE is not available to your user). Repositories made or cloned after its start, or more than 3 folders deep, are not protected, and a change of grants restarts it.',
+    );
+    await capture('sandbox-servers-static');
   });
 
   it('changes a grant between read-write and read-only by mouse and by keyboard, and the registry follows', async () => {

@@ -91,6 +91,9 @@ describe('the Linux package', () => {
     expect(control).toMatch(/^Package: mcp-roots-manager$/m);
     expect(control).toMatch(new RegExp(`^Version: ${pkg.version.replaceAll('.', '\\.')}$`, 'm'));
     expect(control).toMatch(/^Architecture: amd64$/m);
+    // The OS sandbox needs bubblewrap; pasta (passt) gives network-on servers a network of their own.
+    expect(control).toMatch(/^Depends: .*\bbubblewrap\b/m);
+    expect(control).toMatch(/^Recommends: .*\bpasst\b/m);
     expect(fs.statSync(path.join(installed, INSTALL_DIR, EXECUTABLE)).mode & 0o111).not.toBe(0);
     // The postinst links /usr/bin/mcp-roots-manager and installs the AppArmor profile Ubuntu 23.10+ needs.
     const postinst = fs.readFileSync(path.join(controlDir, 'postinst'), 'utf8');
@@ -164,6 +167,14 @@ describe('app.asar', () => {
     }
     const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string };
     expect(has(`/${manifest.main}`)).toBe(true);
+  });
+
+  it('unpacks the sandbox helper beside it, where it can run, and it works there', async () => {
+    const helper = path.join(installed, INSTALL_DIR, 'resources/app.asar.unpacked/dist/native/mcp-roots-sandbox');
+    expect(fs.statSync(helper).mode & 0o111).not.toBe(0);
+    // Its probe answers (whether this machine can host a file view is the machine's business).
+    const { stdout } = await run(helper, ['probe']).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    expect(JSON.parse(stdout.trim())).toHaveProperty('view');
   });
 
   it('holds no build-only packages, sources, source maps, type declarations or stale output', () => {

@@ -32,6 +32,16 @@ describe('confinementLook', () => {
     expect(confinementLabel(en_, look)).toBe('Enforced (OS sandbox)');
   });
 
+  it('carries how its grants reach it: its file view, or bind mounts fixed at start (said in every language)', () => {
+    expect(confinementLook(server({ state: 'enforced', kind: 'bwrap', network: true, grants: 'view' }))).toMatchObject({ state: 'enforced', grants: 'view' });
+    expect(confinementLook(server({ state: 'enforced', kind: 'bwrap', network: true, grants: 'mounts' }))).toMatchObject({ state: 'enforced', grants: 'mounts' });
+    for (const locale of ['en', 'de', 'zh-CN'] as const) {
+      const help = createTranslator(locale)('sandbox.grantsMountsHelp', { depth: 3 });
+      expect(help).toContain('3');
+      expect(help).not.toContain('{depth}');
+    }
+  });
+
   it('does not let a failed self-check count as enforcing read-only', () => {
     const look = confinementLook(server({ state: 'enforced', kind: 'bwrap', network: true, selfCheck: { verified: false, at: 5, detail: 'the registry was visible' } }));
     expect(look).toMatchObject({ state: 'enforced', verified: 'no' });

@@ -65,5 +65,7 @@ export async function prepareStart(
   if (kind === 'none' || reasonCode !== 'ok') {
     return { transport, confinement: { state: 'advisory', reasonCode: reasonCode === 'ok' ? 'platform-unsupported' : reasonCode, reason } };
   }
-  return { transport: confined.config, confinement: { state: 'enforced', kind, network: record.network }, confined };
+  // Under bwrap the grants come by a file view exactly when they can change live (confine-stdio.ts).
+  const grants = kind === 'bwrap' ? (confined.live.available ? ('view' as const) : ('mounts' as const)) : undefined;
+  return { transport: confined.config, confinement: { state: 'enforced', kind, network: record.network, ...(grants ? { grants } : {}) }, confined };
 }

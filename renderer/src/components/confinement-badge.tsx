@@ -2,6 +2,7 @@
 // "Off (you turned it off)". The detail form adds the self-check ("verified at 14:03", or a warning
 // when it failed) and the network fact of an enforced server.
 import type { ServerView } from '../../../shared/domain.js';
+import { REPO_SEARCH_DEPTH } from '../../../shared/protected-names.js';
 import type { ServerConfinement } from '../../../shared/sandbox.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useLive } from '../use-live.js';
@@ -62,6 +63,11 @@ function ConfinementDetail({ look }: { look: ConfinementLook }) {
         </span>
       )}
       <span className="confinement-facts__network">{look.network ? t('sandbox.networkOnFact') : t('sandbox.networkOffFact')}</span>
+      {look.grants && (
+        <span className={`confinement-facts__grants confinement-facts__grants--${look.grants}`} data-testid="confinement-grants" title={t(look.grants === 'view' ? 'sandbox.grantsViewHelp' : 'sandbox.grantsMountsHelp', { depth: REPO_SEARCH_DEPTH })}>
+          {t(look.grants === 'view' ? 'sandbox.grantsViewFact' : 'sandbox.grantsMountsFact')}
+        </span>
+      )}
     </p>
   );
 }

@@ -16,6 +16,8 @@ export type ConfinementLook =
       detail?: string | undefined;
       /** false: no network inside the sandbox (a fact only of enforced servers). */
       network: boolean;
+      /** How its grants reach it, where the host says (bwrap): its own file view, or bind mounts fixed at start. */
+      grants?: 'view' | 'mounts' | undefined;
     }
   | { state: 'advisory'; reasonCode: AdvisoryReasonCode | undefined; reason?: string | undefined }
   | { state: 'off' }
@@ -42,6 +44,7 @@ export function confinementLook(server: Pick<ServerView, 'transport' | 'enabled'
     at: check?.at,
     detail: check?.detail,
     network: confinement.network !== false,
+    grants: confinement.grants,
   };
 }
 

@@ -54,7 +54,7 @@ describe('status report', () => {
           rootsRequestCount: 1,
           listChangedCount: 0,
           restartCount: 0,
-          confinement: { state: 'enforced', kind: 'bwrap', network: true, selfCheck: { verified: true, at: at + 700, detail: 'mounts checked' } },
+          confinement: { state: 'enforced', kind: 'bwrap', network: true, grants: 'mounts', selfCheck: { verified: true, at: at + 700, detail: 'mounts checked' } },
           messagesFromHost: 3,
           messagesFromServer: 3,
         },
@@ -77,6 +77,8 @@ describe('status report', () => {
       state: 'draining',
       draining: { calls: 1, until: '2026-11-22T12:00:30.000Z', limitMs: 30_000, reason: 'Config changed.' },
     });
-    expect(formatStatus(report)).toContain('filesystem for claude-ai 0.14 (pid 4242)  draining (Restarting when 1 running call finishes (at most 30 s)), sandbox enforced');
+    expect(formatStatus(report)).toContain(
+      'filesystem for claude-ai 0.14 (pid 4242)  draining (Restarting when 1 running call finishes (at most 30 s)), sandbox enforced (bwrap, static protection: bind mounts, verified 2026-11-22T12:00:00.700Z)',
+    );
   });
 });
