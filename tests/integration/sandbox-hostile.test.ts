@@ -27,6 +27,7 @@ interface WorldFacts {
   uid: number;
   selfCheck: { verified: boolean; detail?: string };
   outcomes: Record<string, string>;
+  datagramsReceived: number;
   registryStillConfines: boolean;
   gitConfigUntouched: boolean;
   hooksEmpty: boolean;
@@ -65,6 +66,13 @@ describe.runIf(support.kind === 'bwrap')('a hostile server with a read-write gra
         expect(escaped, 'attempts that got through').toEqual([]);
         // The abstract socket (an X11 / D-Bus stand-in listening outside) is refused either way.
         expect(facts.outcomes['connect to an abstract Unix socket']).toMatch(privateNetwork ? /^ERROR ECONNREFUSED/ : /^ERROR/);
+        // A datagram pair pointed at an abstract name outside: refused by the filter with the network
+        // shared, not found in a namespace of its own; either way nothing reached the listener.
+        for (const how of ['sendto', 'connect to']) {
+          expect(facts.outcomes[`socketpair(AF_UNIX, SOCK_DGRAM), ${how} an abstract name outside`], how).toMatch(privateNetwork ? /^ERROR (Connection refused|No such file)/ : /^ERROR Operation not permitted/);
+        }
+        expect(facts.outcomes['socketpair(AF_UNIX, SOCK_RAW), sendto an abstract name outside']).toMatch(/^ERROR/);
+        expect(facts.datagramsReceived).toBe(0);
         // The classes, each at least once (the list is longer; see escape-artist.mjs).
         expect(Object.keys(facts.outcomes)).toEqual(
           expect.arrayContaining([
@@ -222,6 +230,56 @@ except OSError as e:
       expect(out).toMatch(support.privateNetwork?.pasta ? /^made\nrefused \d+\n$/ : /^not made 1\n$/);
     } finally {
       listener.close();
+    }
+  });
+
+  it('sharing the host network (no pasta), has stream pairs for its children, and no datagram pair to point at an abstract name outside', async () => {
+    const abstract = `mcp-roots-dgram-${process.pid}`;
+    const { spawn } = await import('node:child_process');
+    const listener = spawn('/usr/bin/python3', ['-u', '-c', `
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind('\\0${abstract}')
+print('ready')
+while True:
+    s.recv(64); print('got')
+`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let heard = '';
+    listener.stdout.on('data', (chunk: Buffer) => (heard += chunk.toString()));
+    try {
+      await waitFor(() => heard.startsWith('ready'), { what: 'the datagram listener outside' });
+      const script = `
+import socket, os
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+a.send(b'x'); print('stream pair', b.recv(1).decode())
+for kind, name in ((socket.SOCK_DGRAM, 'dgram'), (socket.SOCK_RAW, 'raw')):
+    try:
+        c, d = socket.socketpair(socket.AF_UNIX, kind)
+        c.sendto(b'escaped', '\\0${abstract}'); print(name, 'SENT')
+    except OSError as e:
+        print(name, 'refused', e.errno)
+`;
+      const shared = { ...support, privateNetwork: { reason: 'test: the host network shared' } };
+      const confined = await confineStdio(
+        { type: 'stdio', command: '/usr/bin/python3', args: ['-c', script], env: {} },
+        { serverId: 'dgram', roots: [], dataDir: tempDir('dgram-data-'), network: true, support: shared },
+      );
+      expect(confined.unixSocketsRefused).toBeDefined();
+      const opened = confined.openDescriptors();
+      const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
+      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
+      const first = 3 + opened.fds.length;
+      opened.close();
+      let out = '';
+      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
+      await closed;
+      stop?.();
+      expect(out).toBe('stream pair x\ndgram refused 1\nraw refused 1\n');
+      expect(heard).toBe('ready\n');
+    } finally {
+      listener.kill();
     }
   });
 

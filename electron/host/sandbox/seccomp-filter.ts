@@ -15,8 +15,12 @@
 //   open_by_handle_at (the "shocker" escape as root), io_uring (its operations bypass this filter);
 // - ioctl TIOCSTI / TIOCLINUX: typing into a terminal (Flatpak's rule; we also setsid);
 // - socket(AF_UNIX): Unix sockets reach outside the file tree (abstract names: X11, D-Bus, the
-//   Secret Service) even with the network shared. socketpair() stays allowed: Node, Python and
-//   Chromium talk to their own children over it, and a pair cannot connect anywhere else.
+//   Secret Service) even with the network shared. socketpair() stays allowed for stream and
+//   seqpacket pairs: Node, Python and Chromium talk to their own children over them, and a
+//   connected stream or seqpacket socket cannot be pointed anywhere else (EISCONN; a seqpacket
+//   send ignores an address). A datagram pair can: sendto() with an abstract name, or connect()
+//   again, reaches a host listener, so socketpair() of any other type (SOCK_DGRAM, and SOCK_RAW,
+//   which AF_UNIX makes a datagram socket) is refused where socket(AF_UNIX) is (issue #27).
 // Other architectures' system calls (i386 via int 0x80, x32) are refused whole: their numbers differ,
 // so a rule written for x86-64 would not catch them.
 //
@@ -59,7 +63,7 @@ export const SYSCALL_NUMBERS: Record<SeccompArch, Record<string, number>> = {
     acct: 163, swapon: 167, swapoff: 168, reboot: 169, syslog: 103, quotactl: 179, lookup_dcookie: 212,
     open_by_handle_at: 304, name_to_handle_at: 303,
     io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427,
-    ioctl: 16, socket: 41,
+    ioctl: 16, socket: 41, socketpair: 53,
   },
   arm64: {
     keyctl: 219, add_key: 217, request_key: 218,
@@ -70,7 +74,7 @@ export const SYSCALL_NUMBERS: Record<SeccompArch, Record<string, number>> = {
     acct: 89, swapon: 224, swapoff: 225, reboot: 142, syslog: 116, quotactl: 60, lookup_dcookie: 18,
     open_by_handle_at: 265, name_to_handle_at: 264,
     io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427,
-    ioctl: 29, socket: 198,
+    ioctl: 29, socket: 198, socketpair: 199,
   },
 };
 
@@ -79,6 +83,10 @@ export const AUDIT_ARCH: Record<SeccompArch, number> = { x64: 0xc000003e, arm64:
 /** x86-64's x32 ABI marks its call numbers with this bit. */
 const X32_SYSCALL_BIT = 0x40000000;
 const AF_UNIX = 1;
+const SOCK_STREAM = 1;
+const SOCK_SEQPACKET = 5;
+/** The type argument's low bits; SOCK_NONBLOCK and SOCK_CLOEXEC are or-ed in above them. */
+const SOCK_TYPE_MASK = 0xf;
 const TIOCSTI = 0x5412;
 const TIOCLINUX = 0x541c;
 
@@ -92,6 +100,7 @@ const argLow = (i: number) => 16 + 8 * i;
 const LD_W_ABS = 0x20;
 const JEQ_K = 0x15;
 const JGE_K = 0x35;
+const ALU_AND_K = 0x54;
 const RET_K = 0x06;
 
 export const SECCOMP_RET_ALLOW = 0x7fff0000;
@@ -106,7 +115,10 @@ export interface Instruction {
 }
 
 export interface SeccompRules {
-  /** Refuse socket(AF_UNIX, …). On unless a server needs Unix sockets of its own (and gets a network namespace of its own instead). */
+  /**
+   * Refuse socket(AF_UNIX, …) and datagram socketpair(). On unless a server needs Unix sockets of
+   * its own (and gets a network namespace of its own instead, where the host's abstract names are not).
+   */
   denyUnixSockets: boolean;
 }
 
@@ -140,6 +152,17 @@ export function seccompProgram(arch: SeccompArch, rules: SeccompRules): Instruct
     ins(RET_K, retErrno(EPERM)),
   );
   if (rules.denyUnixSockets) {
+    // socketpair(domain, type, …): a stream or seqpacket pair only, whatever the flags. Every path
+    // of this block returns, so the next rule still finds the call number loaded.
+    program.push(
+      ins(JEQ_K, numbers.socketpair as number, 0, 6),
+      ins(LD_W_ABS, argLow(1)),
+      ins(ALU_AND_K, SOCK_TYPE_MASK),
+      ins(JEQ_K, SOCK_STREAM, 2, 0),
+      ins(JEQ_K, SOCK_SEQPACKET, 1, 0),
+      ins(RET_K, retErrno(EPERM)),
+      ins(RET_K, SECCOMP_RET_ALLOW),
+    );
     // socket(domain, …): the domain is an int, its low 32 bits decide.
     program.push(
       ins(JEQ_K, numbers.socket as number, 0, 3),
