@@ -17,6 +17,7 @@ import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
 import { armExitDeadline } from './exit-deadline.js';
+import { watchParent } from './parent-watch.js';
 import { openUpstream } from './upstream.js';
 import { PrivateNetworkError, privateNetworkFix } from '../host/sandbox/private-network.js';
 
@@ -131,9 +132,11 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     let finished = false;
+    let stopWatching = (): void => undefined;
     const finish = async (code: number) => {
       if (finished) return;
       finished = true;
+      stopWatching();
       for (const signal of SIGNALS) process.off(signal, onSignal);
       model.off('change', onRegistry);
       model.off('notice', onNotice);
@@ -153,6 +156,13 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     };
     const onSignal = hostGone;
     if (ownsProcess) for (const signal of SIGNALS) process.on(signal, onSignal);
+    // The host may be gone while its stdin stays open elsewhere: its end is then seen by our parent changing.
+    if (ownsProcess) {
+      stopWatching = watchParent((former) => {
+        log(`the host that started it (pid ${former}) is gone: ending`);
+        hostGone();
+      });
+    }
     // The host closing stdin is the MCP way of saying goodbye: the real server goes with us.
     channel.onclose = hostGone;
     proxy.onclose = (code) => void finish(code);

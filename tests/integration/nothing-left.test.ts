@@ -3,21 +3,24 @@
 // git repository, and is stopped as a terminal stops it (Ctrl+C: SIGINT to the whole process group,
 // a closed terminal: SIGHUP to the group), by SIGTERM, or killed outright (kill -9). `ls -A` and
 // `git status --porcelain` of the repository are the same before, while it runs (with the file view)
-// and after; no helper, bwrap, pasta or server of it lives on. With bind mounts (the view off),
+// and after; no helper, bwrap, pasta or server of it lives on (pasta ended with a kill -9 too: #27). With bind mounts (the view off),
 // placeholders show while it runs and are gone after each stop: at once after a signal, and after a
 // kill -9 by the next process that confines a server with the same data folder.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
-import { startChild } from '../support/child-process.js';
+import { isRunning, startChild } from '../support/child-process.js';
+import { ensureBuilt } from '../support/cli.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const support = await probeSandbox();
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(repoRoot, 'bin', 'mcp-roots.js');
 afterEach(removeTempDirs);
+// `serve` runs from dist/: built from the sources under test first.
+beforeAll(() => ensureBuilt(), 300_000);
 
 /** The repository as the person sees it: every entry (hidden ones too) and git's view of it. */
 function looks(repo: string): string {
@@ -34,6 +37,23 @@ function processesOf(dataDir: string): string[] {
       const state = /^State:\s+(\S)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
       // A zombie is already gone: only its parent's wait is missing (this machine's pid 1 reaps none).
       return cmdline.includes(dataDir) && state !== 'Z' ? [`${pid} ${cmdline.split('\0').slice(0, 3).join(' ')}`] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The pasta processes that give those processes their network: pasta's command line names the
+ * namespace it joined (/proc/PID/ns/net), not the data folder, so they are found through them.
+ */
+function pastaOf(pids: readonly string[]): string[] {
+  const names = pids.map((pid) => `/proc/${pid.split(' ')[0]}/ns/net`);
+  return fs.readdirSync('/proc').flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return [];
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmdline.split('\0')[0]?.endsWith('pasta') && names.some((name) => cmdline.includes(name)) ? [pid] : [];
     } catch {
       return [];
     }
@@ -88,11 +108,15 @@ describe.runIf(support.kind === 'bwrap')('nothing left behind', () => {
         await serve.waitForOutput(/Open: http/, 60_000);
         await runningConfined(dataDir);
         const during = looks(repo);
+        // Its network (on by default) comes from pasta where pasta works: it must end with it too.
+        const pasta = pastaOf(processesOf(dataDir));
+        if (support.privateNetwork?.pasta) expect(pasta, 'its pasta').toHaveLength(1);
         if (mechanism.name === 'the file view') expect(during, 'while it runs').toBe(before);
         else expect(during, 'while it runs: the placeholders of bind mounts').not.toBe(before);
         stop(serve.child.pid as number);
         await serve.exited;
         await waitFor(() => processesOf(dataDir).length === 0, { what: 'every process of it to end', timeoutMs: 30_000, explain: () => processesOf(dataDir).join('; ') });
+        await waitFor(() => !pasta.some(isRunning), { what: 'its pasta to end', timeoutMs: 30_000, explain: () => pasta.filter(isRunning).join(', ') });
         if (how === 'kill -9 of the app' && mechanism.name === 'bind mounts') {
           // Nothing cleaned up after it: the next process with the same data folder takes its placeholders
           // over (its server holds the same names again meanwhile) and removes them when it stops.

@@ -11,6 +11,7 @@ import { CLI_BIN, ensureBuilt, repoRoot } from '../support/cli.js';
 import { editRegistry } from '../support/host-harness.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
 import { RawPeer } from './raw-peer.js';
+import { isRunning, startChild } from '../support/child-process.js';
 
 const STUBBORN = path.join(repoRoot, 'tests/fixtures/stubborn-server.mjs');
 /** "Within a few seconds": the transport's own escalation takes 4 s on this server; room for load. */
@@ -95,6 +96,32 @@ describe('mcp-roots proxy ends with its host', () => {
     await waitFor(() => pidsIn(pidLog).length === 2, { timeoutMs: 30_000, what: 'the restarted server' });
     host.hangUp();
     await everythingGone(host, pidLog);
+  });
+
+  it('host killed while another process still holds the proxy’s stdin open: the proxy sees its parent change, and it and its server end', async () => {
+    await ensureBuilt();
+    const configDir = tempDir('proxy-gone-config-');
+    const pidLog = path.join(tempDir('proxy-gone-pids-'), 'pids');
+    pidLogs.push(pidLog);
+    await editRegistry(configDir, (editor) =>
+      editor.addServer({ name: 'stubborn', transport: { type: 'stdio', command: process.execPath, args: [STUBBORN], env: { PID_LOG: pidLog } }, enabled: true, sharing: true, sandbox: false }),
+    );
+    const host = startChild(process.execPath, [path.join(repoRoot, 'tests/fixtures/host-sharing-stdin.mjs'), CLI_BIN, configDir, 'stubborn'], { cwd: repoRoot });
+    const [line] = await host.waitForOutput(/\{"proxy":\d+,"sharer":\d+\}/, 60_000);
+    const { proxy, sharer } = JSON.parse(line) as { proxy: number; sharer: number };
+    try {
+      await waitFor(() => pidsIn(pidLog).length === 1, { what: 'the server' });
+      host.child.kill('SIGKILL');
+      await host.exited;
+      // The sharer still holds the proxy's stdin: no end of input comes.
+      expect(isRunning(sharer)).toBe(true);
+      // Its parent was killed: the proxy and its server are PID 1's now, which may not reap them.
+      await waitFor(() => !isRunning(proxy), { timeoutMs: GONE_WITHIN_MS, what: 'the proxy to end', explain: () => host.stderr() });
+      await waitFor(() => pidsIn(pidLog).every((pid) => !isRunning(pid)), { timeoutMs: GONE_WITHIN_MS, what: 'its server to end' });
+      expect(host.stderr()).toMatch(/the host that started it \(pid \d+\) is gone: ending/);
+    } finally {
+      process.kill(sharer, 'SIGKILL');
+    }
   });
 
   it('host closes stdin while idle: the server that ignores stdin and SIGTERM is killed, the proxy exits', async () => {

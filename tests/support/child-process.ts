@@ -1,5 +1,6 @@
 // A child process whose output a test can wait on (a server printing its URL), and stop for sure.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import fs from 'node:fs';
 import { waitFor } from './wait-for.js';
 
 export interface RunningChild {
@@ -51,4 +52,16 @@ export function startChild(command: string, args: string[], options: SpawnOption
 /** For afterEach: every child a test started and left running is stopped. */
 export async function stopChildren(): Promise<void> {
   await Promise.all([...running].map((handle) => handle.stop('SIGKILL')));
+}
+
+/**
+ * Whether a process runs: a zombie does not (it has ended; only its parent's wait is missing, and a
+ * process whose parent was killed goes to PID 1, which does not reap in every container).
+ */
+export function isRunning(pid: number | string): boolean {
+  try {
+    return /^State:\s+(\S)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] !== 'Z';
+  } catch {
+    return false;
+  }
 }

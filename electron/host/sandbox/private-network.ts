@@ -11,9 +11,9 @@
 // How: a keeper process in front of bwrap makes a user and a network namespace (NAMESPACE_KEEPER);
 // bwrap shares that network namespace and waits on --block-fd before the server runs; pasta joins
 // it (through the keeper's user namespace) and configures it (addresses, routes, the tap
-// interface), then forks into the background, where it stays until the namespace is gone. Only
-// once the pasta run that configures it has finished is bwrap released, so the server never sees
-// a namespace without its network.
+// interface), and stays, our child, until the server ends (or we do: a parent-death signal).
+// Only once pasta says it is configured is bwrap released, so the server never sees a namespace
+// without its network.
 //
 // What the server's network looks like (one decision, here, in PASTA_POLICY):
 // - outbound TCP, UDP and ICMP reach what the host reaches (that is what "network on" means);
@@ -23,7 +23,7 @@
 // - nothing reaches the server from outside: no port of the server is published on the host
 //   (`-t none -u none`), where with the namespace shared a server could listen on the host's ports;
 // - the gateway's address is the real gateway, not a second way to the host's loopback (`--no-map-gw`).
-import { execFile, spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,65 +116,108 @@ async function unshared(pid: number, deadline: number): Promise<boolean> {
 }
 
 /**
- * Stops the background pasta of one sandbox. This pasta does not quit by itself when the namespace's
- * last process ends: it holds the namespace open, and a namespace named as /proc/PID/ns/net is never
- * "deleted" where it would look (244 were left running after a day of tests before this). The pid
- * is checked to still be that pasta (its command line names the keeper) before it is signalled.
+ * util-linux's setpriv, which starts pasta with a parent-death signal: pasta does not quit by itself
+ * when the namespace's last process ends (it holds the namespace open, and a namespace named as
+ * /proc/PID/ns/net is never "deleted" where it would look), so it must end with the process that
+ * started it, however that one ends. A kill -9 of the app or a proxy left its pasta running for
+ * good (one CI run left 4, one machine had 62; #27). setpriv is part of util-linux, which Debian
+ * and Ubuntu always install; where it is missing, pasta is stopped with its server or at our exit
+ * only.
  */
-function stopper(pastaPid: number, keeperPid: number): () => void {
-  const stop = () => {
-    running.delete(stop);
+function findSetpriv(): string | undefined {
+  return ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => {
     try {
-      if (!fs.readFileSync(`/proc/${pastaPid}/cmdline`, 'utf8').includes(`/proc/${keeperPid}/ns/net`)) return;
-      process.kill(pastaPid, 'SIGTERM');
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return true;
     } catch {
-      // Gone already.
+      return false;
     }
-  };
-  running.add(stop);
-  // A process that exits before it has seen its servers end (a proxy whose host left) stops their
-  // pasta on its way out; its servers end with it anyway (--die-with-parent). One listener for all.
-  if (!exitHooked) {
-    exitHooked = true;
-    process.once('exit', () => {
-      for (const each of [...running]) each();
-    });
-  }
-  return stop;
+  });
 }
 
 /** Every pasta this process started whose server has not yet been seen to end. */
-const running = new Set<() => void>();
+const running = new Set<ChildProcess>();
 let exitHooked = false;
 
+/** Ends one pasta (our child: Node never signals a pid it has reaped, so no other process can be hit). */
+function stopper(child: ChildProcess): () => void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  // A process that exits before it has seen its servers end (a proxy whose host left) stops their
+  // pasta on its way out, as the parent-death signal would. One listener for all.
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const each of running) each.kill('SIGTERM');
+    });
+  }
+  return () => {
+    running.delete(child);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+}
+
 /**
- * Once the keeper (`pid`: the spawned process, or with a file view the helper's holder) has its namespaces, pasta configures its network;
- * then bwrap, which waits on --block-fd before it runs the server, is released by a write to
- * `block`. Resolves to what stops that pasta: call it when the sandbox has ended. Rejects (with
- * pasta's own words) when that fails or takes over `timeoutMs`; the caller then stops the sandbox,
- * which never ran the server without its network.
+ * Once the keeper (`pid`: the spawned process, or with a file view the helper's holder) has its
+ * namespaces, pasta configures its network; then bwrap, which waits on --block-fd before it runs
+ * the server, is released by a write to `block`. pasta runs in the foreground, as our child with a
+ * parent-death signal (findSetpriv), and says it is configured by writing its pid file (it does so
+ * exactly where it would otherwise fork into the background). Resolves to what stops that pasta:
+ * call it when the sandbox has ended. Rejects (with pasta's own words) when that fails or takes over
+ * `timeoutMs`; the caller then stops the sandbox, which never ran the server without its network.
  */
 export async function attachPrivateNetwork(pasta: string, pid: number | undefined, block: Writable | null | undefined, timeoutMs = 15_000): Promise<() => void> {
   if (!pid || !block) throw new Error('the sandbox was started without the pipe of its private network');
   const deadline = Date.now() + timeoutMs;
   if (!(await unshared(pid, deadline))) throw new Error('the sandbox ended, or did not make its network namespace, before pasta could set it up');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-roots-pasta-'));
-  let pastaPid: number;
+  const pidFile = path.join(dir, 'pid');
+  // Its messages go to a file, not a pipe: a pipe would hold our event loop open for its whole life,
+  // and closing it would end pasta at its next message. Read for the failure's words, then let go.
+  const errFile = path.join(dir, 'stderr');
+  const errFd = fs.openSync(errFile, 'w+', 0o600);
+  const args = [...pastaArgs(pid, process.getuid?.(), pidFile), '--foreground'];
+  const setpriv = findSetpriv();
+  let child: ChildProcess | undefined;
   try {
-    const pidFile = path.join(dir, 'pid');
+    child = setpriv ? spawn(setpriv, ['--pdeathsig', 'KILL', '--', pasta, ...args], { stdio: ['ignore', 'ignore', errFd] }) : spawn(pasta, args, { stdio: ['ignore', 'ignore', errFd] });
+    const started = child;
+    started.unref();
     await new Promise<void>((resolve, reject) => {
-      // pasta forks into the background once the namespace is configured: its exit is the signal.
-      execFile(pasta, pastaArgs(pid, process.getuid?.(), pidFile), { timeout: Math.max(1, deadline - Date.now()), encoding: 'utf8' }, (error, _stdout, stderr) => {
-        if (!error) return resolve();
-        const said = lastLine(stderr) || (error.killed ? `it did not finish within ${Math.round(timeoutMs / 1000)} s` : error.message);
-        reject(new PrivateNetworkError(said));
+      const configured = () => {
+        try {
+          return fs.readFileSync(pidFile, 'utf8').trim() !== '';
+        } catch {
+          return false;
+        }
+      };
+      const said = () => lastLine(fs.readFileSync(errFile, 'utf8'));
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        watcher.close();
+        started.off('exit', ended);
+        started.off('error', finish);
+        if (error) reject(error);
+        else resolve();
+      };
+      const ended = (code: number | null, signal: string | null) => finish(new PrivateNetworkError(said() || `it ended (${code ?? signal}) before the network was set up`));
+      const timer = setTimeout(() => finish(new PrivateNetworkError(said() || `it did not finish within ${Math.round(timeoutMs / 1000)} s`)), Math.max(1, deadline - Date.now()));
+      const watcher = fs.watch(dir, () => {
+        if (configured()) finish();
       });
+      started.once('exit', ended);
+      started.once('error', finish);
+      // Written before the watch began: seen now.
+      if (configured()) finish();
     });
-    pastaPid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  } catch (error) {
+    child?.kill('SIGKILL');
+    throw error;
   } finally {
+    fs.closeSync(errFd);
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const stop = stopper(pastaPid, pid);
+  const stop = stopper(child);
   await new Promise<void>((resolve) => block.end('x', () => resolve()));
   return stop;
 }
