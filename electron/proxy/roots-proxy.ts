@@ -97,6 +97,8 @@ export class RootsProxy {
   private readonly lifecycle = new ConnectionLifecycle();
   /** A restart waiting for the host's running calls; host requests are queued meanwhile. */
   private readonly drain = new DrainWait();
+  /** The server could not be started: every host request is answered with this, and nothing runs. */
+  private refusal: { text: string; answered: () => void } | undefined;
 
   constructor(
     private readonly host: HostChannel,
@@ -234,6 +236,27 @@ export class RootsProxy {
       await Promise.all([...this.live].map((upstream) => this.shut(upstream)));
     })();
     return this.closed;
+  }
+
+  /**
+   * The server could not be started and will not be: the host is owed an answer, so its requests
+   * (its initialize, waiting now or still to come) are answered with `text` as their error instead of
+   * the silence of an exit. Resolves once one request has been answered, or after `waitMs` if none came.
+   */
+  refuseAll(text: string, waitMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => answered(), waitMs);
+      timer.unref();
+      const answered = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.refusal = { text, answered };
+      this.update({ error: text });
+      const queued = this.queue;
+      this.queue = [];
+      for (const message of queued) this.fromHost(message);
+    });
   }
 
   /** The pids of the server processes this session started that may still run. */
@@ -469,6 +492,12 @@ export class RootsProxy {
   // ---- host -> server ------------------------------------------------------------------------
 
   private fromHost(incoming: Message): void {
+    if (this.refusal) {
+      if (!isRequest(incoming)) return;
+      this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.refusal.text));
+      this.refusal.answered();
+      return;
+    }
     if (this.status.held) {
       // Nothing runs to take it: a request is answered with why at once, a notification dropped.
       if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? HOLD_TEXT[this.status.held.reason]));

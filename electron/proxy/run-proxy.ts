@@ -5,6 +5,7 @@
 // host closes stdin. Registry snapshots, not any UI's state, drive it: each one goes through the
 // same roots-change policy as the app's own connections.
 import type { Readable, Writable } from 'node:stream';
+import { quote } from 'shell-quote';
 import { config as zodConfig } from 'zod';
 import type { ChangeForecast, Registry, ServerRecord } from '../../shared/domain.js';
 import { toHostError } from '../../shared/result.js';
@@ -20,6 +21,8 @@ import { armExitDeadline } from './exit-deadline.js';
 import { watchParent } from './parent-watch.js';
 import { openUpstream } from './upstream.js';
 import { PrivateNetworkError, privateNetworkFix } from '../host/sandbox/private-network.js';
+import { describeServerFailure, describeSetupFailure } from '../host/launch/server-failure.js';
+import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
 
 export interface RunProxyOptions {
   configDir: string;
@@ -39,6 +42,25 @@ export interface RunProxyOptions {
 }
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** How long a proxy whose server could not start waits for its host's first request, to answer it with why. */
+export const REFUSAL_WAIT_MS = 10_000;
+
+/** Why the server could not be started, as the app words it ("command not found: npxx (did you mean npx?)"), never "spawn npxx ENOENT". */
+function startFailureWords(error: unknown, record: ServerRecord): string {
+  const command = record.transport.type === 'stdio' ? record.transport.command : undefined;
+  // pasta's failure says its fix, as the app does.
+  if (error instanceof PrivateNetworkError) return `${error.message}; ${privateNetworkFix(record.name)}`;
+  if (error instanceof SandboxSetupError) return describeSetupFailure(error, command).message;
+  const transport = record.transport.type;
+  return describeServerFailure({ error, transport, command, server: record.name, ...(transport !== 'stdio' ? { url: record.transport.url } : {}) }).message;
+}
+
+/** What the host is told when the server could not be started: what, why, and where to fix it. */
+export function startRefusal(serverName: string, said: string): string {
+  const reason = said.replace(/[.\s]+$/, '');
+  return `MCP Roots Manager could not start "${serverName}": ${reason}. Fix it in MCP Roots Manager (the server's settings, or \`mcp-roots servers set ${quote([serverName])} …\`), then reconnect this server in your app.`;
+}
 
 /** Runs one proxy session; resolves with the exit code once the host or the server is gone. */
 export async function runProxy(options: RunProxyOptions): Promise<number> {
@@ -171,10 +193,12 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       // A start cut short by the host leaving is no failure to report.
       if (finished) return;
       // pasta's failure says its fix, as the app does (server-failure.ts).
-      const said = error instanceof PrivateNetworkError ? `${error.message}; ${privateNetworkFix(running.name)}` : error instanceof Error ? error.message : String(error);
+      const said = startFailureWords(error, running);
       log(`could not start the server: ${said}`);
       status.update({ state: 'stopped', error: String(error) });
-      void finish(1);
+      // The host is owed an answer, not an exit it would word as its own time-out: its initialize
+      // (waiting now, or arriving within REFUSAL_WAIT_MS) gets the reason and the fix as its error.
+      void proxy.refuseAll(startRefusal(running.name, said), REFUSAL_WAIT_MS).then(() => finish(1));
     });
   });
 }
