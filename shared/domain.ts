@@ -237,6 +237,11 @@ export interface ServerStatus {
    * and is not retried until its grants or settings change, or the person asks to reconnect.
    */
   held?: { reason: 'blocked-path' | 'setup'; at: number } | undefined;
+  /**
+   * Set while its package is found or installed before it runs (an npx or uvx server's first start
+   * in the sandbox can take many seconds): since when, and the command line (secrets redacted).
+   */
+  preparing?: { since: number; command: string } | undefined;
   pid?: number | undefined;
 }
 

@@ -217,6 +217,20 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots prox
     }, { what: 'the status without the note once the server runs' });
   });
 
+  it('shows in the app that an npx server’s package is being installed, with its command, until it runs', async () => {
+    const packDir = tempDir('app-pack-');
+    await promisify(execFile)('npm', ['pack', '--pack-destination', packDir, path.join(repoRoot, 'tests/fixtures/npx-package')], { cwd: packDir });
+    const tarball = fs.readdirSync(packDir).find((name) => name.endsWith('.tgz')) as string;
+    const host = await startHost();
+    // Every status the app sent its windows: the note is a state of its own, not a guess at timing.
+    const seen: unknown[] = [];
+    host.on('state', (state) => seen.push(...state.servers.map((server) => server.status.preparing).filter(Boolean)));
+    const server = await host.addServer({ name: 'npx-fixture', transport: { type: 'stdio', command: 'npx', args: ['-y', `./${tarball}`], env: {}, cwd: packDir }, enabled: true, sharing: true });
+    await waitFor(() => host.getState().servers.find((view) => view.id === server.id)?.status.state === 'connected', { what: 'the npx server to run', timeoutMs: 120_000 });
+    expect(seen[0]).toEqual({ since: expect.any(Number), command: `npx -y ./${tarball}` });
+    expect(host.getState().servers.find((view) => view.id === server.id)?.status.preparing).toBeUndefined();
+  });
+
   it('holds the host’s session when the sandbox blocks the server, says why, and starts it again on the grant', async () => {
     const configDir = tempDir('enforced-proxy-');
     const project = folderWith('project', 'needed');

@@ -16,6 +16,7 @@ import { decideRootsChange, forecastFor, liveRestartReason, mountsAreGrants, RES
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
+import { packageLaunchLine } from '../launch/package-launch-line.js';
 import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
 import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from '../launch/server-failure.js';
 import { buildTransport, type BuiltTransport } from '../launch/transport-factory.js';
@@ -421,9 +422,15 @@ export class ServerConnection {
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
     this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, held: undefined, ...NO_SESSION });
+    // Only a sandboxed start prepares the package itself (an npx install can take many seconds):
+    // said while it runs, so the person sees more than "connecting".
+    const packageLine = this.record.sandbox ? packageLaunchLine(this.record.transport) : undefined;
+    if (packageLine) this.setStatus({ preparing: { since: Date.now(), command: packageLine } });
     const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
       dataDir: this.options.dataDir ?? process.cwd(),
       support: this.options.sandboxSupport,
+    }).finally(() => {
+      if (packageLine && generation === this.generation) this.setStatus({ preparing: undefined });
     });
     if (generation !== this.generation) return;
     if (preparation.kind === 'not-started') {

@@ -20,6 +20,7 @@ import { ServerFailureCallout } from './server-failure-callout.js';
 import { ServerLimitsPanel } from './server-limits.js';
 import { StatusBadge } from './status-badge.js';
 import { DrainNote } from './drain-note.js';
+import { PreparingNote } from './preparing-note.js';
 import { Switch } from './switch.js';
 import { UseWithButton } from './use-with-button.js';
 import { offerUndo } from '../undo-offer.js';
@@ -60,6 +61,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
           <RetryHint nextRetryAt={server.status.nextRetryAt} />
         </div>
         <DrainNote draining={server.status.draining} />
+        <PreparingNote preparing={server.status.preparing} />
         <div className="server-detail__actions">
           <button
             type="button"

@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useProxiesByServer } from '../use-host-state.js';
 import { failureSummary } from './server-failure-text.js';
 import { ConfinementBadge } from './confinement-badge.js';
+import { PreparingNote } from './preparing-note.js';
 import { StatusBadge } from './status-badge.js';
 import { transportSummary } from './transport-summary.js';
 
@@ -60,6 +61,11 @@ const ServerListItem = memo(function ServerListItem({ server, proxied, selected,
           {t('servers.seesCount', { count: server.effectiveRootIds.length })}
           {!server.sharing && <span> · {t('servers.sharingOff')}</span>}
         </span>
+        {server.status.preparing && (
+          <span className="server-list__meta">
+            <PreparingNote preparing={server.status.preparing} compact />
+          </span>
+        )}
         {server.status.state === 'error' && server.status.failure && (
           <span className="server-list__meta server-list__failure">{failureSummary(t, server.status.failure)}</span>
         )}

@@ -161,6 +161,8 @@ export const de: Dictionary = {
   'servers.remove': 'Entfernen',
   'servers.lastError': 'Letzter Fehler:',
   'servers.retryIn': 'neuer Versuch in {seconds} s',
+  'servers.preparing': 'Sein Paket wird vor dem Start installiert ({command}): bisher {seconds} s. Der erste Start kann eine Weile dauern.',
+  'servers.preparingShort': 'Paket wird installiert… {seconds} s',
   'servers.enabled': 'Aktiviert',
   'servers.enabledHelp': 'Wenn aus, wird der Server beendet und sieht nichts.',
   'servers.sharing': 'Ordner freigeben',

@@ -159,6 +159,8 @@ export const en = {
   'servers.remove': 'Remove',
   'servers.lastError': 'Last error:',
   'servers.retryIn': 'retrying in {seconds} s',
+  'servers.preparing': 'Installing its package before it starts ({command}): {seconds} s so far. A first start can take a while.',
+  'servers.preparingShort': 'Installing its package… {seconds} s',
   'servers.enabled': 'Enabled',
   'servers.enabledHelp': 'When off, the server is stopped and sees nothing.',
   'servers.sharing': 'Share folders',

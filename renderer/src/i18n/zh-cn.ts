@@ -161,6 +161,8 @@ export const zhCN: Dictionary = {
   'servers.remove': '移除',
   'servers.lastError': '最近的错误：',
   'servers.retryIn': '{seconds} 秒后重试',
+  'servers.preparing': '启动前正在安装它的软件包（{command}）：已用 {seconds} 秒。首次启动可能需要一段时间。',
+  'servers.preparingShort': '正在安装软件包… {seconds} 秒',
   'servers.enabled': '启用',
   'servers.enabledHelp': '关闭后，服务器将停止运行，看不到任何内容。',
   'servers.sharing': '共享文件夹',
