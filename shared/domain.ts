@@ -475,6 +475,7 @@ export type ActivityCode =
   | 'limit-files'
   | 'config-changed'
   | 'sandbox-verified'
+  | 'sandbox-verified-view'
   | 'sandbox-unverified'
   | 'live-applied'
   | 'restart-live'

@@ -43,12 +43,20 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   [/^Restarts to apply changes: it does not re-read its folders\. \(It did not ask again within (\d+) ms of being told they changed\.\)$/, 'no-reask', (m) => ({ windowMs: Number(m[1]) })],
   [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],
   // server-connection.ts's verifyConfinement, with self-check.ts's detail.
+  // Bind mounts (no file view): their protection is what the start found, and the words say so
+  // wherever the host's detail does (the lookahead finds it anywhere in the detail).
   [
-    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; (?:[^;]*; )*seccomp filter on \(keyrings, mount calls(, Unix sockets refused)?\)(?:; .*)?$/s,
+    /^(?=(?:.*?(protection found at its start))?)Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) root\(s\) mounted with their grant's mode, each the folder that was checked; (\d+) protected path\(s\) read-only; \d+ folder\(s\) above the data folder and protected paths pinned; \/proc\/sys read-only; (?:[^;]*; )*seccomp filter on \(keyrings, mount calls(, Unix sockets refused)?\)(?:; .*)?$/s,
     'sandbox-verified',
     // Unix sockets are refused where the server shares the host's network, and allowed in a network of its own
     // (the host's abstract sockets do not exist there): two wordings of one fact.
-    (m) => ({ pid: m[1]!, count: Number(m[2]), protected: Number(m[3]), sockets: m[4] ? 'refused' : 'own-network' }),
+    (m) => ({ pid: m[2]!, count: Number(m[3]), protected: Number(m[4]), sockets: m[5] ? 'refused' : 'own-network', static: m[1] ? 'yes' : 'no' }),
+  ],
+  // Its own file view (self-check.ts's checkView).
+  [
+    /^Sandbox verified: pid (\d+): \d+ sentinel\(s\) and \d+ file\(s\) of HOME outside the grants not visible; (\d+) grant\(s\) through its file view, each the folder that was checked \(\d+ read-only: a new file refused; \d+ read-write: writable, a protected name refused\); protected names refused at any depth and whenever they appear, nothing placed in your folders(?: \(writable by your choice: [^)]*\))?; \/proc\/sys read-only; (?:[^;]*; )*seccomp filter on \(keyrings, mount calls(, Unix sockets refused)?\)(?:; .*)?$/s,
+    'sandbox-verified-view',
+    (m) => ({ pid: m[1]!, count: Number(m[2]), sockets: m[3] ? 'refused' : 'own-network' }),
   ],
   [/^Stopped: its sandbox could not be verified \((.*)\)\. It was not run unconfined\. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding\.$/s, 'sandbox-unverified', (m) => ({ detail: m[1]! })],
   // live-grants.ts: a change mounted in the running sandbox, or the restart it needed instead.

@@ -1,5 +1,6 @@
 // An activity entry's words in the person's language, from its code (or its failure's code). The
 // host's English is the fallback: a library's message has no code and is shown as written.
+import { REPO_SEARCH_DEPTH } from '../../../shared/protected-names.js';
 import type { ActivityCode, ActivityEntry, ChangedFolder, ChangeSource, GrantChanges } from '../../../shared/domain.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Translate } from '../i18n/translate.js';
@@ -40,6 +41,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'limit-tmp': 'activityMsg.limitTmp',
   'limit-files': 'activityMsg.limitFiles',
   'sandbox-verified': 'activityMsg.sandboxVerified',
+  'sandbox-verified-view': 'activityMsg.sandboxVerifiedView',
   'sandbox-unverified': 'activityMsg.sandboxUnverified',
   'live-applied': 'activityMsg.liveApplied',
   'restart-live': 'activityMsg.restartLive',
@@ -91,6 +93,11 @@ function activityWhat(t: Translate, entry: ActivityEntry): string {
   const params = entry.params ?? {};
   // A connect without a server name says only the protocol.
   if (entry.code === 'connected' && !params.server) return t('activityMsg.connectedBare', params);
-  if (entry.code === 'sandbox-verified' && params.sockets === 'own-network') return t('activityMsg.sandboxVerifiedOwnNetwork', params);
+  if (entry.code === 'sandbox-verified') {
+    const verified = t(params.sockets === 'own-network' ? 'activityMsg.sandboxVerifiedOwnNetwork' : 'activityMsg.sandboxVerified', params);
+    // Bind mounts protect what their start found: said with every check, as the host's detail says it.
+    return params.static === 'yes' ? `${verified} ${t('activityMsg.staticProtection', { depth: REPO_SEARCH_DEPTH })}` : verified;
+  }
+  if (entry.code === 'sandbox-verified-view' && params.sockets === 'own-network') return t('activityMsg.sandboxVerifiedViewOwnNetwork', params);
   return t(key, params);
 }

@@ -4,6 +4,7 @@ import { limitHitText } from '../../../../electron/host/sandbox/limit-watch.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STATIC_PROTECTION } from '../../../../electron/host/sandbox/self-check.js';
 import { activityCode } from '../../../../electron/host/connections/activity-codes.js';
 import { ActivityLog } from '../../../../electron/host/connections/activity-log.js';
 import { describeLiveChange } from '../../../../electron/host/connections/live-grants.js';
@@ -64,20 +65,29 @@ describe('activityCode', () => {
       "Sandbox verified: pid 4242: 3 sentinel(s) and 5 file(s) of HOME outside the grants not visible; 2 root(s) mounted with their grant's mode, each the folder that was checked; " +
       '7 protected path(s) read-only; 3 folder(s) above the data folder and protected paths pinned; /proc/sys read-only; data 8 GiB per process; tasks 1218 for this user; ' +
       'seccomp filter on (keyrings, mount calls, Unix sockets refused)';
-    expect(activityCode(verified)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'refused' } });
+    expect(activityCode(verified)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'refused', static: 'no' } });
     // A network-on server in a network of its own (pasta): Unix sockets are allowed there. The final CI of session 6
     // showed this entry in English on a German page, since only the refused wording had a code.
     const ownNetwork = verified.replace(
       'seccomp filter on (keyrings, mount calls, Unix sockets refused)',
       "seccomp filter on (keyrings, mount calls); network on through pasta: a network namespace of its own (checked), so the host's abstract Unix sockets (X11, D-Bus) are unreachable and Unix sockets are allowed",
     );
-    expect(activityCode(ownNetwork)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'own-network' } });
+    expect(activityCode(ownNetwork)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'own-network', static: 'no' } });
     // With every limit the self-check now reads (a cgroup's tasks, files, /tmp, HOME not capped).
     const withLimits = verified.replace(
       'data 8 GiB per process; tasks 1218 for this user',
       'tasks 64 (its own cgroup v1); memory 256 MiB per process; memory 256 MiB for the whole server (cgroup); open files 256 per process; /tmp and TMPDIR 32 MiB (tmpfs); private HOME on disk NOT capped (no per-folder quota without privileges)',
     );
-    expect(activityCode(withLimits)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'refused' } });
+    expect(activityCode(withLimits)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'refused', static: 'no' } });
+    // Bind mounts say their protection is static; the code carries it, so no language drops it.
+    expect(activityCode(`${verified}; ${STATIC_PROTECTION}`)).toEqual({ code: 'sandbox-verified', params: { pid: '4242', count: 2, protected: 7, sockets: 'refused', static: 'yes' } });
+    // Its own file view: the grants through it, the protected names refused at any depth.
+    const viewed =
+      'Sandbox verified: pid 4242: 2 sentinel(s) and 0 file(s) of HOME outside the grants not visible; 3 grant(s) through its file view, each the folder that was checked (1 read-only: a new file refused; 2 read-write: writable, a protected name refused); ' +
+      'protected names refused at any depth and whenever they appear, nothing placed in your folders (writable by your choice: /p/.vscode); /proc/sys read-only; tasks 1039 for this user; seccomp filter on (keyrings, mount calls); ' +
+      "network on through pasta: a network namespace of its own (checked), so the host's abstract Unix sockets (X11, D-Bus) are unreachable and Unix sockets are allowed; grants applied live (a new table of its file view)";
+    expect(activityCode(viewed)).toEqual({ code: 'sandbox-verified-view', params: { pid: '4242', count: 3, sockets: 'own-network' } });
+    expect(activityCode(viewed.replace('seccomp filter on (keyrings, mount calls)', 'seccomp filter on (keyrings, mount calls, Unix sockets refused)'))).toMatchObject({ params: { sockets: 'refused' } });
     // Without the filter (an architecture it does not cover) the entry says so in the host's words, never "verified" in a translation that claims it.
     expect(activityCode(verified.replace(/seccomp filter on.*$/, 'no seccomp filter on this architecture'))).toBeUndefined();
     expect(activityCode('Stopped: its sandbox could not be verified (pid 7: /data is visible). It was not run unconfined. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding.')).toEqual({
