@@ -12,6 +12,7 @@ import { packageFolderName } from '../../electron/host/sandbox/package-launch.js
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { closeConfined, startConfined } from '../support/confined-client.js';
+import { compatServers } from '../support/compat-servers.js';
 import { removeTempDirs, tempDir } from '../support/index.js';
 import { makePyenv, makeUv, makeVenv, PYTHON_SERVER } from '../fixtures/python/layouts.js';
 
@@ -110,6 +111,8 @@ describe.runIf(support.kind === 'bwrap' && isRoot && fs.existsSync('/usr/bin/pyt
   let facts: NobodyFacts;
   const world = async () => {
     if (facts) return facts;
+    // @playwright/mcp comes from the suite's own folder, installed on demand.
+    await compatServers();
     const base = tempDir('compat-nobody-');
     fs.chmodSync(base, 0o777);
     const { stdout } = await promisify(execFile)('setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', process.execPath, '--import', 'tsx', 'tests/fixtures/compat-world.ts', base, ...AS_NOBODY], { cwd: repoRoot, timeout: 240_000 });
