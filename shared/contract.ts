@@ -33,6 +33,7 @@ export const serverPatchSchema = z
     sharing: z.boolean(),
     sandbox: z.boolean(),
     network: z.boolean(),
+    ownSandboxes: z.boolean(),
     askForFolders: z.boolean(),
     pathMap: z.array(pathMappingSchema).max(256),
     limits: serverLimitsSchema,

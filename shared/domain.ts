@@ -49,6 +49,11 @@ export interface ServerRecord {
   sandbox: boolean;
   /** Network access from inside the sandbox (only enforced while the sandbox is). */
   network: boolean;
+  /**
+   * Let it make sandboxes of its own inside its sandbox (user namespaces): a browser's (Chromium's)
+   * own sandbox needs them. Off (absent) by default: the kernel code they reach is attack surface.
+   */
+  ownSandboxes?: boolean | undefined;
   /** Raise a consent request when it asks for roots with none granted ("Don't ask again" clears it). */
   askForFolders: boolean;
   /** Folders are told to the server at these paths instead of the host's (longest hostPath wins). */
@@ -181,6 +186,8 @@ export type ServerFailureCode =
   | 'sealed-secret'
   /** pasta (package passt) could not give a network-on server its own network; `detail` is pasta's last line. */
   | 'private-network'
+  /** Its browser (Chromium) could not make a sandbox of its own inside this one: its own sandboxes are off. */
+  | 'browser-sandbox'
   | 'other';
 
 export interface ServerFailure {
@@ -468,6 +475,8 @@ export type ActivityCode =
   | 'config-sandbox-off'
   | 'config-network-on'
   | 'config-network-off'
+  | 'config-own-sandboxes-on'
+  | 'config-own-sandboxes-off'
   | 'config-limits'
   | 'limit-tasks'
   | 'limit-memory'

@@ -70,6 +70,7 @@ export const serverRecordSchema = z.object({
   sharing: z.boolean(),
   sandbox: z.boolean(),
   network: z.boolean(),
+  ownSandboxes: z.boolean().optional(),
   askForFolders: z.boolean(),
   pathMap: z.array(pathMappingSchema).max(256).optional(),
   limits: serverLimitsSchema.optional(),

@@ -96,6 +96,7 @@ function serverInput(server: ExportedServer): ServerInput {
     sharing: server.sharing,
     sandbox: server.sandbox,
     network: server.network,
+    ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
     askForFolders: server.askForFolders,
     ...(server.pathMap ? { pathMap: server.pathMap } : {}),
   };

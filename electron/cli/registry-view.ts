@@ -36,6 +36,7 @@ export interface ServerReport {
   /** The settings as stored; whether the OS enforces them is the app's to say, not the CLI's. */
   sandbox: boolean;
   network: boolean;
+  ownSandboxes?: boolean;
   askForFolders: boolean;
   pathMap?: PathMapping[];
   transport: TransportConfig;
@@ -140,6 +141,7 @@ export function statusReport(session: RegistrySession, proxies: readonly ProxySt
       sharing: server.sharing,
       sandbox: server.sandbox,
       network: server.network,
+      ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
       askForFolders: server.askForFolders,
       ...(server.pathMap ? { pathMap: server.pathMap } : {}),
       transport: displayTransport(server.transport),

@@ -22,6 +22,12 @@ export const ON_OFF_SETTINGS: readonly OnOffSetting[] = [
   { name: 'sharing', description: 'offer it roots (on) or not even the capability (off)', patch: (on) => ({ sharing: on }), current: (s) => s.sharing },
   { name: 'sandbox', description: 'run it confined by the OS sandbox, where the app applies one (on) or not (off)', patch: (on) => ({ sandbox: on }), current: (s) => s.sandbox !== false },
   { name: 'network', description: 'network access from inside that sandbox (on) or none (off)', patch: (on) => ({ network: on }), current: (s) => s.network !== false },
+  {
+    name: 'own-sandboxes',
+    description: "let it make sandboxes of its own inside that sandbox (on: a browser's own sandbox needs it) or not (off)",
+    patch: (on) => ({ ownSandboxes: on }),
+    current: (s) => s.ownSandboxes === true,
+  },
   { name: 'ask-for-folders', description: 'ask you when it wants folders and has none (on) or not (off)', patch: (on) => ({ askForFolders: on }), current: (s) => s.askForFolders !== false },
 ];
 

@@ -10,6 +10,7 @@ import { StartSandbox } from '../host/launch/connection-sandbox.js';
 import type { LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
 import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
+import { BROWSER_SANDBOX_FAILED, ownSandboxesFix } from '../host/launch/server-failure.js';
 import type { ExposedFolder } from '../host/access/exposure.js';
 import { prepareStart, type StartOptions } from '../host/launch/stdio-start.js';
 import { openTransport } from '../host/registry/secret-codec.js';
@@ -90,6 +91,10 @@ export async function openUpstream(
     if (found) return toolRefusalNote(record.name, found);
     // Chromium's words when its filter refuses socket(AF_UNIX): `socket() failed: Operation not permitted`.
     if (endedNote && texts.some((text) => /socket\(\) failed: Operation not permitted/i.test(text))) return `MCP Roots Manager: ${endedNote}`;
+    // A browser it started could not make its own sandbox: no user namespaces inside ours for it.
+    if (confined && record.ownSandboxes !== true && texts.some((text) => BROWSER_SANDBOX_FAILED.test(text))) {
+      return `MCP Roots Manager: its browser (Chromium) could not make a sandbox of its own inside the sandbox of ${record.name}. To fix it: ${ownSandboxesFix(record.name)}.`;
+    }
     return undefined;
   };
   return {

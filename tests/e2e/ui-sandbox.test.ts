@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** What the registry FILE says (not the host's memory): the truth after a click. */
-function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
+function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; ownSandboxes?: boolean; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
   return JSON.parse(fs.readFileSync(host.store.path, 'utf8')) as ReturnType<typeof registryFile>;
 }
 
@@ -281,6 +281,27 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     }, { what: 'the blocked folder granted read-only in the registry file' });
     await waitVerified(host, server.id);
     await blocked.waitFor({ state: 'detached' });
+  });
+
+  it('lets a server make sandboxes of its own (for a browser) by a switch, and its check then says so', async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'browser', transport: filesystemServer(), enabled: true, sharing: true });
+    await waitVerified(host, server.id);
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const detail = page.locator('.server-detail');
+    const own = detail.getByRole('switch', { name: 'Own sandboxes' });
+    expect(await own.getAttribute('aria-checked')).toBe('false');
+    await detail.getByText('Off: it cannot make sandboxes of its own inside this one.', { exact: false }).waitFor();
+    await own.click();
+    await waitFor(() => registryFile(host).servers.find((entry) => entry.id === server.id)?.ownSandboxes === true, { what: 'own sandboxes on in the registry file' });
+    await waitFor(() => serverView(host, server.id).status.confinement?.selfCheck?.detail?.includes('user namespaces allowed inside, by your choice'), {
+      what: 'the server restarted with its own sandboxes allowed, and its check saying so',
+      timeoutMs: 30_000,
+    });
+    await detail.getByText('It may make sandboxes of its own inside this one', { exact: false }).waitFor();
+    expect(await own.getAttribute('aria-checked')).toBe('true');
+    await capture('sandbox-own-sandboxes');
   });
 
   it('asks before turning the sandbox off and says what that means; network off is shown as a fact', async () => {

@@ -98,7 +98,16 @@ describe.runIf(support.kind === 'bwrap' && fs.existsSync('/usr/bin/python3'))('P
 // module and reports. The npm packages are readable by nobody here (/work/main/node_modules is 755).
 const isRoot = process.getuid?.() === 0;
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const AS_NOBODY = ['python pyenv shim', 'python venv console script', 'python -m', 'python uvx', 'server-filesystem', '@playwright/mcp (network on)'];
+const AS_NOBODY = [
+  'python pyenv shim',
+  'python venv console script',
+  'python -m',
+  'python uvx',
+  'server-filesystem',
+  '@playwright/mcp (network on)',
+  '@playwright/mcp with its own sandbox (own sandboxes on)',
+  '@playwright/mcp with its own sandbox (own sandboxes off)',
+];
 
 interface NobodyFacts {
   uid: number;
@@ -129,6 +138,13 @@ describe.runIf(support.kind === 'bwrap' && isRoot && fs.existsSync('/usr/bin/pyt
     const { uid, outcomes } = await world();
     expect(uid).not.toBe(0);
     for (const name of AS_NOBODY.filter((entry) => !entry.startsWith('@playwright'))) expect(outcomes[name], name).toBe('works confined');
+  }, 300_000);
+
+  it('a browser configured as its README says (no --no-sandbox), as nobody: its own sandbox works where allowed, and says why where not', async () => {
+    const { outcomes } = await world();
+    expect(outcomes['@playwright/mcp with its own sandbox (own sandboxes on)']).toBe('works confined');
+    // "works confined" here means the answer was Chromium's own "No usable sandbox".
+    expect(outcomes['@playwright/mcp with its own sandbox (own sandboxes off)']).toBe('works confined');
   }, 300_000);
 
   it('a browser with the network on, as nobody, where pasta works for that user', async (context) => {

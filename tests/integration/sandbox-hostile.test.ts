@@ -149,6 +149,53 @@ describe.runIf(support.kind === 'bwrap')('the mount-time race', () => {
   });
 });
 
+describe.runIf(support.kind === 'bwrap' && support.disableUserns)('a server allowed sandboxes of its own (user namespaces, for a browser)', () => {
+  // What a user namespace of its own gives it (every capability there) must not reach past ours:
+  // mount calls and netfilter stay refused by the filter, and what was hidden stays hidden.
+  const script = (outside: string) => `
+import ctypes, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+def err(): return os.strerror(ctypes.get_errno())
+CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET = 0x10000000, 0x00020000, 0x40000000
+print('unshare', 'ok' if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) == 0 else 'refused: ' + err())
+print('mount tmpfs', 'MOUNTED' if libc.mount(b'none', b'/tmp', b'tmpfs', 0, None) == 0 else 'refused: ' + err())
+print('bind the root', 'MOUNTED' if libc.mount(b'/', b'/tmp', None, 4096, None) == 0 else 'refused: ' + err())
+try:
+    socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 12); print('netfilter OPENED')
+except OSError as e:
+    print('netfilter refused:', os.strerror(e.errno))
+print('outside', 'SEEN' if os.path.exists(${JSON.stringify(outside)}) else 'hidden')
+`;
+
+  it('may make a user namespace, and still mounts nothing, opens no netfilter socket and sees nothing outside its grants', async () => {
+    const outside = tempDir('own-sandboxes-outside-');
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'not granted');
+    for (const ownSandboxes of [true, false]) {
+      const confined = await confineStdio(
+        { type: 'stdio', command: '/usr/bin/python3', args: ['-c', script(path.join(outside, 'secret.txt'))], env: {} },
+        { serverId: 'own-sandboxes', roots: [], dataDir: tempDir('own-sandboxes-data-'), network: false, ownSandboxes, support },
+      );
+      const { spawn } = await import('node:child_process');
+      const opened = confined.openDescriptors();
+      const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
+      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
+      const first = 3 + opened.fds.length;
+      opened.close();
+      let out = '';
+      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
+      await closed;
+      stop?.();
+      await confined.release();
+      const unshare = ownSandboxes ? 'unshare ok' : 'unshare refused: No space left on device';
+      expect(out, `own sandboxes ${ownSandboxes}`).toBe(
+        `${unshare}\nmount tmpfs refused: Operation not permitted\nbind the root refused: Operation not permitted\nnetfilter refused: Operation not permitted\noutside hidden\n`,
+      );
+    }
+  });
+});
+
 describe.runIf(support.kind === 'bwrap')('Unix sockets with the network off', () => {
   it('may be made (browsers need them), but no abstract socket outside is reachable: the namespace is its own', async () => {
     const abstract = `mcp-roots-netoff-${process.pid}`;

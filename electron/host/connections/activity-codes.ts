@@ -30,6 +30,8 @@ const EXACT = new Map<string, ActivityCode>([
   ['Sandbox turned off.', 'config-sandbox-off'],
   ['Network access turned on.', 'config-network-on'],
   ['Network access turned off.', 'config-network-off'],
+  ['Its own sandboxes allowed.', 'config-own-sandboxes-on'],
+  ['Its own sandboxes no longer allowed.', 'config-own-sandboxes-off'],
   ['Its sandbox limits changed.', 'config-limits'],
   ['The server configuration changed.', 'config-changed'],
 ]);

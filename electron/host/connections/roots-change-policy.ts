@@ -130,6 +130,7 @@ export function needsRestart(before: ServerRecord, after: ServerRecord, grantedA
     before.sharing !== after.sharing ||
     before.sandbox !== after.sandbox ||
     before.network !== after.network ||
+    (before.ownSandboxes === true) !== (after.ownSandboxes === true) ||
     JSON.stringify(before.transport) !== JSON.stringify(after.transport) ||
     JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? []) ||
     JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {}) ||
@@ -155,6 +156,7 @@ export function describeConfigChange(before: ServerRecord, after: ServerRecord):
   if (before.sharing !== after.sharing) return after.sharing ? 'Roots sharing turned on.' : 'Roots sharing turned off.';
   if (before.sandbox !== after.sandbox) return after.sandbox ? 'Sandbox turned on.' : 'Sandbox turned off.';
   if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
+  if ((before.ownSandboxes === true) !== (after.ownSandboxes === true)) return after.ownSandboxes ? 'Its own sandboxes allowed.' : 'Its own sandboxes no longer allowed.';
   if (JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})) return 'Its sandbox limits changed.';
   if (JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})) return 'The protected paths you chose to leave writable changed.';
   return 'The server configuration changed.';

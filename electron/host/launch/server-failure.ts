@@ -4,6 +4,7 @@
 // Pure: the connection gathers the facts, this decides what they mean.
 import type { ServerFailure } from '../../../shared/domain.js';
 import type { SandboxSetupCode } from '../../../shared/sandbox.js';
+import { quote } from 'shell-quote';
 import { PrivateNetworkError, privateNetworkFix } from '../sandbox/private-network.js';
 
 export interface FailureFacts {
@@ -20,6 +21,14 @@ export interface FailureFacts {
   /** The server's last stderr lines, oldest first. */
   stderr?: readonly string[] | undefined;
   timeoutMs?: number | undefined;
+}
+
+/** Chromium's (and the tools that start it) words when its own sandbox cannot be made. */
+export const BROWSER_SANDBOX_FAILED = /No usable sandbox|sandboxing failed/i;
+
+/** The narrow fix: its own sandboxes on for this server (never the sandbox off). */
+export function ownSandboxesFix(serverName: string): string {
+  return `allow it its own sandboxes (mcp-roots servers set ${quote([serverName])} --own-sandboxes on, or the server's "Own sandboxes" switch), or start its browser with --no-sandbox`;
 }
 
 /** Lines of the server's own words shown with a failure: enough for a stack's message, not the whole trace. */
@@ -57,6 +66,20 @@ export function describeServerFailure(facts: FailureFacts): ServerFailure {
       if (bwrap[2] === 'Permission denied') return { code: 'not-executable', message: `cannot run ${command}: it is not a program this user may run`, command, detail };
       const suggestion = suggestCommand(command);
       return { code: 'command-not-found', message: `command not found: ${command}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`, command, suggestion, detail };
+    }
+    // Chromium's words when it cannot make its own sandbox (no user namespaces inside ours).
+    if (facts.exit && stderr.some((line) => BROWSER_SANDBOX_FAILED.test(line))) {
+      const how = facts.exit.code !== null ? `exited with code ${facts.exit.code}` : `was stopped by ${facts.exit.signal}`;
+      return {
+        code: 'browser-sandbox',
+        message: `${how}: its browser (Chromium) could not make a sandbox of its own inside this one; ${ownSandboxesFix(facts.server ?? 'NAME')}`,
+        command,
+        server: facts.server,
+        exitCode: facts.exit.code ?? undefined,
+        signal: facts.exit.signal ?? undefined,
+        stderr,
+        detail,
+      };
     }
     if (facts.exit && (facts.exit.code !== null || facts.exit.signal !== null)) {
       const how = facts.exit.code !== null ? `exited with code ${facts.exit.code}` : `was stopped by ${facts.exit.signal}`;

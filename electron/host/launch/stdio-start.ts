@@ -58,6 +58,7 @@ export async function prepareStart(
     roots: sandboxRoots(folders, record.writableByChoice),
     dataDir: options.dataDir,
     network: record.network,
+    ownSandboxes: record.ownSandboxes === true,
     limits: record.limits,
     support: options.support,
   });

@@ -82,6 +82,8 @@ export interface ServerInput {
   sandbox?: boolean | undefined;
   /** Default on. */
   network?: boolean | undefined;
+  /** Default off: user namespaces inside its sandbox, for a browser's own sandbox. */
+  ownSandboxes?: boolean | undefined;
   /** Default on: a server asking for roots with none granted raises a consent request. */
   askForFolders?: boolean | undefined;
   pathMap?: PathMapping[] | undefined;

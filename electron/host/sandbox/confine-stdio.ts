@@ -54,6 +54,9 @@ import { defaultCheckedDirs, selfCheck } from './self-check.js';
 import { confineWithView, type ViewConfined } from './view/view-confine.js';
 import { viewRules } from './view/view-rules.js';
 
+/** What the self-check says of a server allowed sandboxes of its own: a choice, not a restriction it proves. */
+export const OWN_SANDBOXES_NOTE = 'user namespaces allowed inside, by your choice (its own sandboxes: a browser needs them), mount calls still refused';
+
 export interface ConfineOptions {
   /** Names the server's private folder; any characters (made safe for a folder name). */
   serverId: string;
@@ -61,6 +64,12 @@ export interface ConfineOptions {
   /** The app's data folder (the registry's config dir): private folders and packages live below it. */
   dataDir: string;
   network: boolean;
+  /**
+   * Let it make sandboxes of its own (user namespaces) inside this one: a browser's (Chromium's)
+   * own sandbox needs them. Off by default; mounts, keyrings, bpf and netfilter stay refused by the
+   * seccomp filter either way (seccomp-filter.ts), so what it gains is namespaces to confine itself.
+   */
+  ownSandboxes?: boolean | undefined;
   /** The server's own limits (server-limits.ts); the defaults where absent. */
   limits?: ServerLimits | undefined;
   /** Override the private folders (default `<dataDir>/sandbox/servers/<serverId>/{home,tmp}`). */
@@ -232,7 +241,11 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   const launch = launchEnvironment({ env: config.env, pathEnv, packageDir: pkg?.packageDir, programPaths, home, versionManagers: program.versionManagers });
   for (const manager of program.versionManagers) linkHomeFiles(home, manager.homeFiles);
   const serverEnv = { ...config.env, ...launch.env };
-  const notes = [...launch.notes, ...(pkg?.built?.length ? [`its package's build step (${pkg.built.join(', ')}) ran once, at install, in a sandbox of its own: the network on, only the package's folder writable`] : [])];
+  const notes = [
+    ...launch.notes,
+    ...(pkg?.built?.length ? [`its package's build step (${pkg.built.join(', ')}) ran once, at install, in a sandbox of its own: the network on, only the package's folder writable`] : []),
+    ...(options.ownSandboxes ? [OWN_SANDBOXES_NOTE] : []),
+  ];
 
   let identities = new Map<string, PathIdentity>();
   const placeholders: Placeholder[] = [];
@@ -259,7 +272,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const gid = process.getgid?.() ?? 0;
     const plan = planBwrap({
       bwrap: support.launcher as string,
-      disableUserns: support.disableUserns,
+      disableUserns: support.disableUserns && !options.ownSandboxes,
       bindFromDescriptors: support.disableUserns,
       layout: options.layout ?? hostLayout(),
       command: program.command,
@@ -325,7 +338,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     const startProtected = protectedFor(roots);
     const plan = planBwrap({
       bwrap: support.launcher as string,
-      disableUserns: support.disableUserns,
+      disableUserns: support.disableUserns && !options.ownSandboxes,
       // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
       bindFromDescriptors: support.disableUserns,
       layout: options.layout ?? hostLayout(),

@@ -21,6 +21,9 @@
 //   send ignores an address). A datagram pair can: sendto() with an abstract name, or connect()
 //   again, reaches a host listener, so socketpair() of any other type (SOCK_DGRAM, and SOCK_RAW,
 //   which AF_UNIX makes a datagram socket) is refused where socket(AF_UNIX) is (issue #27).
+// - socket(AF_NETLINK, …, NETLINK_NETFILTER): no server configures a firewall, and where a server is
+//   allowed sandboxes of its own (user namespaces, for a browser) it would hold CAP_NET_ADMIN in a
+//   network namespace of its own, from which nf_tables has been the way into the kernel of many exploits.
 // Other architectures' system calls (i386 via int 0x80, x32) are refused whole: their numbers differ,
 // so a rule written for x86-64 would not catch them.
 //
@@ -83,6 +86,8 @@ export const AUDIT_ARCH: Record<SeccompArch, number> = { x64: 0xc000003e, arm64:
 /** x86-64's x32 ABI marks its call numbers with this bit. */
 const X32_SYSCALL_BIT = 0x40000000;
 const AF_UNIX = 1;
+const AF_NETLINK = 16;
+const NETLINK_NETFILTER = 12;
 const SOCK_STREAM = 1;
 const SOCK_SEQPACKET = 5;
 /** The type argument's low bits; SOCK_NONBLOCK and SOCK_CLOEXEC are or-ed in above them. */
@@ -163,14 +168,14 @@ export function seccompProgram(arch: SeccompArch, rules: SeccompRules): Instruct
       ins(RET_K, retErrno(EPERM)),
       ins(RET_K, SECCOMP_RET_ALLOW),
     );
-    // socket(domain, …): the domain is an int, its low 32 bits decide.
-    program.push(
-      ins(JEQ_K, numbers.socket as number, 0, 3),
-      ins(LD_W_ABS, argLow(0)),
-      ins(JEQ_K, AF_UNIX, 0, 1),
-      ins(RET_K, retErrno(EPERM)),
-    );
   }
+  // socket(domain, type, protocol), last: every call that is not socket() jumps to the final allow.
+  // The domain and the protocol are ints: their low 32 bits decide. AF_UNIX where Unix sockets are
+  // refused; netfilter's netlink always (no server configures a firewall, and nf_tables reached from
+  // a user namespace of its own has been the way to the kernel of many exploits).
+  const unix = rules.denyUnixSockets ? [ins(JEQ_K, AF_UNIX, 0, 1), ins(RET_K, retErrno(EPERM))] : [];
+  const netfilter = [ins(JEQ_K, AF_NETLINK, 0, 3), ins(LD_W_ABS, argLow(2)), ins(JEQ_K, NETLINK_NETFILTER, 0, 1), ins(RET_K, retErrno(EPERM))];
+  program.push(ins(JEQ_K, numbers.socket as number, 0, 1 + unix.length + netfilter.length), ins(LD_W_ABS, argLow(0)), ...unix, ...netfilter);
   program.push(ins(RET_K, SECCOMP_RET_ALLOW));
   return program;
 }

@@ -34,6 +34,8 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'config-sandbox-off': 'activityMsg.configSandboxOff',
   'config-network-on': 'activityMsg.configNetworkOn',
   'config-network-off': 'activityMsg.configNetworkOff',
+  'config-own-sandboxes-on': 'activityMsg.configOwnSandboxesOn',
+  'config-own-sandboxes-off': 'activityMsg.configOwnSandboxesOff',
   'config-changed': 'activityMsg.configChanged',
   'config-limits': 'activityMsg.configLimits',
   'limit-tasks': 'activityMsg.limitTasks',

@@ -1,4 +1,4 @@
-// A server's Sandbox and Network switches (server detail). Turning the sandbox off asks first;
+// A server's Sandbox, Network and Own sandboxes switches (server detail). Turning the sandbox off asks first;
 // turning it on, and the network either way, take effect at once (the host restarts the server).
 // Network off binds only inside the sandbox, so its help says so when the server is not enforced.
 import { useId, useState } from 'react';
@@ -16,6 +16,7 @@ export function SandboxSwitches({ server }: { server: ServerView }) {
   const [confirmingOff, setConfirmingOff] = useState(false);
   const sandboxHelp = useId();
   const networkHelp = useId();
+  const ownSandboxesHelp = useId();
   // A remote server runs elsewhere: no sandbox of this computer applies, so there is nothing to switch.
   if (server.transport.type !== 'stdio') return null;
   const enforced = enforcesModes(confinementLook(server));
@@ -49,6 +50,20 @@ export function SandboxSwitches({ server }: { server: ServerView }) {
           {server.network ? t('sandbox.networkHelpOn') : enforced ? t('sandbox.networkHelpOff') : t('sandbox.networkHelpOffAdvisory')}
         </p>
       </div>
+      {server.sandbox && (
+        <div className="switch-row">
+          <Switch
+            checked={server.ownSandboxes === true}
+            label={t('sandbox.ownSandboxes')}
+            busy={update.pending}
+            describedBy={ownSandboxesHelp}
+            onChange={(next) => void update.run({ serverId: server.id, patch: { ownSandboxes: next } })}
+          />
+          <p id={ownSandboxesHelp} className="field-hint">
+            {server.ownSandboxes ? t('sandbox.ownSandboxesHelpOn') : t('sandbox.ownSandboxesHelpOff')}
+          </p>
+        </div>
+      )}
       <InlineError error={update.error} onDismiss={update.clearError} />
       <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
     </>

@@ -26,6 +26,8 @@ export function ServerFailureCallout({ server }: { server: ServerView }) {
   const suggestion = failure.code === 'command-not-found' && transport.type === 'stdio' ? failure.suggestion : undefined;
   // pasta failed: the narrow fix is this server's network off (never its sandbox).
   const networkOff = failure.code === 'private-network' && server.network;
+  // Its browser could not make its own sandbox: the narrow fix is this server's own sandboxes on.
+  const allowOwnSandboxes = failure.code === 'browser-sandbox' && server.ownSandboxes !== true;
   const stderr = failure.stderr ?? [];
   const title = failure.code === 'unreachable' || failure.code === 'http-status' ? t('failure.titleConnect') : t('failure.title');
   return (
@@ -52,6 +54,11 @@ export function ServerFailureCallout({ server }: { server: ServerView }) {
               onClick={() => void fix.run({ serverId: server.id, patch: { transport: { ...transport, command: suggestion } } })}
             >
               {t('failure.useSuggestion', { suggestion })}
+            </button>
+          )}
+          {allowOwnSandboxes && (
+            <button type="button" className="button button--compact" disabled={fix.pending} onClick={() => void fix.run({ serverId: server.id, patch: { ownSandboxes: true } })}>
+              {t('failure.allowOwnSandboxes')}
             </button>
           )}
           {networkOff && (

@@ -33,6 +33,8 @@ export function failureWords(t: Translate, failure: ServerFailure): FailureWords
       return { lead: t('failure.httpStatus', { url: failure.url ?? '', status: String(failure.httpStatus ?? '') }) };
     case 'sealed-secret':
       return { lead: t('failure.sealedSecret') };
+    case 'browser-sandbox':
+      return { lead: t('failure.browserSandbox'), hint: t('failure.browserSandboxFix') };
     case 'private-network':
       // pasta's own last line, as it said it (like a server's stderr).
       return { lead: t('failure.privateNetwork', { said: failure.detail ?? '' }), hint: t('failure.privateNetworkFix') };

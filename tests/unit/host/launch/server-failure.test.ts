@@ -66,6 +66,16 @@ describe('describeServerFailure', () => {
     expect(failure.detail).toBe(PROBE_CLOSED.message);
   });
 
+  it('says a browser could not make its own sandbox, with the narrow fix for that server (never the sandbox off)', () => {
+    const chromium =
+      '[2:2:1128/122630.579464:ERROR:content/browser/zygote_host/zygote_host_impl_linux.cc:130] No usable sandbox! If this is a Debian system, please install the chromium-sandbox package to solve this problem.';
+    const failure = describeServerFailure({ error: new Error('Connection closed'), transport: 'stdio', command: 'npx', server: "Tom's browser", exit: { code: 1, signal: null }, stderr: ['Launching the browser', chromium] });
+    expect(failure).toMatchObject({ code: 'browser-sandbox', exitCode: 1, stderr: ['Launching the browser', chromium] });
+    expect(failure.message).toBe(
+      `exited with code 1: its browser (Chromium) could not make a sandbox of its own inside this one; allow it its own sandboxes (mcp-roots servers set "Tom's browser" --own-sandboxes on, or the server's "Own sandboxes" switch), or start its browser with --no-sandbox`,
+    );
+  });
+
   it('keeps only the last few stderr lines, in their order', () => {
     const stderr = Array.from({ length: 12 }, (_, index) => `line ${index + 1}`);
     const failure = describeServerFailure({ error: PROBE_CLOSED, transport: 'stdio', command: 'node', exit: { code: 2, signal: null }, stderr });

@@ -85,6 +85,16 @@ for (const arch of ['x64', 'arm64'] as const) {
       expect(call('read')).toBe(SECCOMP_RET_ALLOW);
     });
 
+    it('refuses netfilter’s netlink socket always, and leaves the other netlink families (getifaddrs uses route)', () => {
+      const open = seccompProgram(arch, { denyUnixSockets: false });
+      for (const filter of [program, open]) {
+        expect(run(filter, { arch: AUDIT_ARCH[arch], nr: NR[arch].socket as number, args: [16, 3, 12] })).toBe(EPERM);
+        expect(run(filter, { arch: AUDIT_ARCH[arch], nr: NR[arch].socket as number, args: [16, 0x80003, 12] })).toBe(EPERM);
+        expect(run(filter, { arch: AUDIT_ARCH[arch], nr: NR[arch].socket as number, args: [16, 3, 0] })).toBe(SECCOMP_RET_ALLOW);
+        expect(run(filter, { arch: AUDIT_ARCH[arch], nr: NR[arch].socket as number, args: [2, 1, 12] })).toBe(SECCOMP_RET_ALLOW);
+      }
+    });
+
     it('allows Unix sockets where a server is exempted (a browser with a network namespace of its own)', () => {
       const open = seccompProgram(arch, { denyUnixSockets: false });
       expect(run(open, { arch: AUDIT_ARCH[arch], nr: NR[arch].socket as number, args: [1, 1, 0] })).toBe(SECCOMP_RET_ALLOW);
