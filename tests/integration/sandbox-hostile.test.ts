@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { confineStdio } from '../../electron/host/sandbox/confine-stdio.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { anyPathServer, closeConfined, startConfined } from '../support/confined-client.js';
+import { listenDatagrams } from '../support/datagram-listener.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const support = await probeSandbox();
@@ -149,6 +150,27 @@ describe.runIf(support.kind === 'bwrap')('the mount-time race', () => {
   });
 });
 
+/**
+ * Runs a confined one-shot program as the app spawns one (its descriptors, then pasta's pipe where
+ * it has a network of its own) and resolves with its stdout once it has ended.
+ */
+async function runToEnd(confined: Awaited<ReturnType<typeof confineStdio>>): Promise<string> {
+  const { spawn } = await import('node:child_process');
+  const opened = confined.openDescriptors();
+  // The start's own pipes (a file view's control socket) after its descriptors, and its handshake once it runs.
+  const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
+  const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
+  const first = 3 + opened.fds.length;
+  opened.close();
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
+  await closed;
+  stop?.();
+  return out;
+}
+
 describe.runIf(support.kind === 'bwrap' && support.disableUserns)('a server allowed sandboxes of its own (user namespaces, for a browser)', () => {
   // What a user namespace of its own gives it (every capability there) must not reach past ours:
   // mount calls and netfilter stay refused by the filter, and what was hidden stays hidden.
@@ -175,18 +197,7 @@ print('outside', 'SEEN' if os.path.exists(${JSON.stringify(outside)}) else 'hidd
         { type: 'stdio', command: '/usr/bin/python3', args: ['-c', script(path.join(outside, 'secret.txt'))], env: {} },
         { serverId: 'own-sandboxes', roots: [], dataDir: tempDir('own-sandboxes-data-'), network: false, ownSandboxes, support },
       );
-      const { spawn } = await import('node:child_process');
-      const opened = confined.openDescriptors();
-      const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
-      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
-      const first = 3 + opened.fds.length;
-      opened.close();
-      let out = '';
-      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const closed = new Promise((resolve) => child.on('close', resolve));
-      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
-      await closed;
-      stop?.();
+      const out = await runToEnd(confined);
       await confined.release();
       const unshare = ownSandboxes ? 'unshare ok' : 'unshare refused: No space left on device';
       expect(out, `own sandboxes ${ownSandboxes}`).toBe(
@@ -216,19 +227,7 @@ except OSError as e:
         { type: 'stdio', command: '/usr/bin/python3', args: ['-c', script], env: {} },
         { serverId: 'netoff', roots: [], dataDir: tempDir('netoff-data-'), network: false, support },
       );
-      const { spawn } = await import('node:child_process');
-      const opened = confined.openDescriptors();
-      // The start's own pipes (a file view's control socket) after its descriptors, and its handshake once it runs.
-      const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
-      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
-      const first = 3 + opened.fds.length;
-      opened.close();
-      let out = '';
-      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const closed = new Promise((resolve) => child.on('close', resolve));
-      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
-      await closed;
-      stop?.();
+      const out = await runToEnd(confined);
       expect(out).toMatch(/^made\nrefused \d+\n$/);
     } finally {
       listener.close();
@@ -262,18 +261,7 @@ except OSError as e:
         { type: 'stdio', command: '/usr/bin/python3', args: ['-c', script], env: {} },
         { serverId: 'neton', roots: [], dataDir: tempDir('neton-data-'), network: true, support },
       );
-      const { spawn } = await import('node:child_process');
-      const opened = confined.openDescriptors();
-      const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
-      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
-      const first = 3 + opened.fds.length;
-      opened.close();
-      let out = '';
-      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const closed = new Promise((resolve) => child.on('close', resolve));
-      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
-      await closed;
-      stop?.();
+      const out = await runToEnd(confined);
       expect(out).toMatch(support.privateNetwork?.pasta ? /^made\nrefused \d+\n$/ : /^not made 1\n$/);
     } finally {
       listener.close();
@@ -282,19 +270,8 @@ except OSError as e:
 
   it('sharing the host network (no pasta), has stream pairs for its children, and no datagram pair to point at an abstract name outside', async () => {
     const abstract = `mcp-roots-dgram-${process.pid}`;
-    const { spawn } = await import('node:child_process');
-    const listener = spawn('/usr/bin/python3', ['-u', '-c', `
-import socket
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind('\\0${abstract}')
-print('ready')
-while True:
-    s.recv(64); print('got')
-`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let heard = '';
-    listener.stdout.on('data', (chunk: Buffer) => (heard += chunk.toString()));
+    const listener = await listenDatagrams(abstract);
     try {
-      await waitFor(() => heard.startsWith('ready'), { what: 'the datagram listener outside' });
       const script = `
 import socket, os
 a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -312,21 +289,10 @@ for kind, name in ((socket.SOCK_DGRAM, 'dgram'), (socket.SOCK_RAW, 'raw')):
         { serverId: 'dgram', roots: [], dataDir: tempDir('dgram-data-'), network: true, support: shared },
       );
       expect(confined.unixSocketsRefused).toBeDefined();
-      const opened = confined.openDescriptors();
-      const pipes = Array.from({ length: opened.pipes ?? 0 }, () => 'pipe' as const);
-      const child = spawn(confined.config.command, confined.config.args, { env: confined.config.env, stdio: ['ignore', 'pipe', 'pipe', ...opened.fds, ...pipes] });
-      const first = 3 + opened.fds.length;
-      opened.close();
-      let out = '';
-      child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const closed = new Promise((resolve) => child.on('close', resolve));
-      const stop = await opened.whenSpawned?.(child.stdio.slice(first) as Writable[], child.pid);
-      await closed;
-      stop?.();
-      expect(out).toBe('stream pair x\ndgram refused 1\nraw refused 1\n');
-      expect(heard).toBe('ready\n');
+      expect(await runToEnd(confined)).toBe('stream pair x\ndgram refused 1\nraw refused 1\n');
+      expect(listener.received()).toBe(0);
     } finally {
-      listener.kill();
+      listener.close();
     }
   });
 

@@ -54,6 +54,18 @@ import { defaultCheckedDirs, selfCheck } from './self-check.js';
 import { confineWithView, type ViewConfined } from './view/view-confine.js';
 import { viewRules } from './view/view-rules.js';
 
+/**
+ * Who each path the plan binds is now: the spawn binds it only if it is still the same
+ * (mount-descriptors.ts). A path gone or turned into a symlink since it was planned is refused.
+ */
+function identify(paths: readonly string[]): { path: string; identity: PathIdentity }[] {
+  return paths.map((p) => {
+    const identity = identityOf(p);
+    if (!identity) throw new SandboxSetupError('folder-changed', `${p} is gone or became a symlink while its sandbox was planned.`);
+    return { path: p, identity };
+  });
+}
+
 /** What the self-check says of a server allowed sandboxes of its own: a choice, not a restriction it proves. */
 export const OWN_SANDBOXES_NOTE = 'user namespaces allowed inside, by your choice (its own sandboxes: a browser needs them), mount calls still refused';
 
@@ -262,39 +274,36 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   /** Set where the server sees its grants through a file view of its own (view/view-confine.ts). */
   let viewed: ViewConfined | undefined;
+  const filter = support.kind === 'bwrap' ? seccompFilter(filterRules) : undefined;
+  // What bwrap's plan takes whatever way the grants reach the server (the file view, or bind mounts).
+  const planned = {
+    bwrap: support.launcher as string,
+    disableUserns: support.disableUserns && !options.ownSandboxes,
+    // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
+    bindFromDescriptors: support.disableUserns,
+    layout: options.layout ?? hostLayout(),
+    command: program.command,
+    args: program.args,
+    env: serverEnv,
+    cwd: config.cwd,
+    programPaths,
+    programLinks: program.links,
+    roots,
+    home,
+    tmp,
+    dataDir,
+    network: options.network,
+    seccomp: filter !== undefined,
+    limits,
+    privateNetwork: pasta !== undefined,
+  };
   if (support.kind === 'bwrap' && support.view?.available) {
     // The view makes no placeholders; those a process without it (or an older version) left when
     // killed are still this process's to remove (placeholder-journal.ts).
     PlaceholderJournal.for(dataDir);
-    const filter = seccompFilter(filterRules);
     const stage = fs.realpathSync(ensureFolder(defaults.stage));
-    const uid = process.getuid?.() ?? 0;
-    const gid = process.getgid?.() ?? 0;
-    const plan = planBwrap({
-      bwrap: support.launcher as string,
-      disableUserns: support.disableUserns && !options.ownSandboxes,
-      bindFromDescriptors: support.disableUserns,
-      layout: options.layout ?? hostLayout(),
-      command: program.command,
-      args: program.args,
-      env: serverEnv,
-      cwd: config.cwd,
-      programPaths,
-      programLinks: program.links,
-      roots,
-      home,
-      tmp,
-      dataDir,
-      network: options.network,
-      seccomp: filter !== undefined,
-      limits,
-      view: { stage, uid, gid },
-      privateNetwork: pasta !== undefined,
-    });
-    const bound = plan.descriptors.map((p) => ({ path: p, identity: identityOf(p) }));
-    const missing = bound.find((entry) => !entry.identity);
-    if (missing) throw new SandboxSetupError('folder-changed', `${missing.path} is gone or became a symlink while its sandbox was planned.`);
-    const described = bound as { path: string; identity: PathIdentity }[];
+    const plan = planBwrap({ ...planned, view: { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } });
+    const described = identify(plan.descriptors);
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
     viewed = confineWithView({
       view: support.view,
@@ -319,7 +328,6 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     // socket() away. A server with network off, or on through pasta, has a namespace of its own,
     // where abstract names are its own: there Chromium (its singleton socket, its zygote) and
     // language servers get them.
-    const filter = seccompFilter(filterRules);
     // Missing protected names get empty placeholders first, so that they are held like the rest; the
     // same for every live change (protected-paths.ts), each remembered until this start is released.
     // Journaled, so that a process killed outright leaves nothing for good (placeholder-journal.ts).
@@ -336,37 +344,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       return paths;
     };
     const startProtected = protectedFor(roots);
-    const plan = planBwrap({
-      bwrap: support.launcher as string,
-      disableUserns: support.disableUserns && !options.ownSandboxes,
-      // Both came with bwrap 0.8: the probe's fallback for an older one is also a plan bound by path.
-      bindFromDescriptors: support.disableUserns,
-      layout: options.layout ?? hostLayout(),
-      command: program.command,
-      args: program.args,
-      env: serverEnv,
-      cwd: config.cwd,
-      programPaths,
-      programLinks: program.links,
-      roots,
-      home,
-      tmp,
-      dataDir,
-      network: options.network,
-      protectedPaths: startProtected,
-      seccomp: filter !== undefined,
-      limits,
-      privateNetwork: pasta !== undefined,
-    });
-    // Who each bound path is now; the spawn binds it only if it is still the same (mount-descriptors.ts).
-    const described = plan.descriptors.flatMap((p) => {
-      const identity = identityOf(p);
-      return identity ? [{ path: p, identity }] : [];
-    });
-    if (described.length !== plan.descriptors.length) {
-      const gone = plan.descriptors.find((p) => !identityOf(p)) as string;
-      throw new SandboxSetupError('folder-changed', `${gone} is gone or became a symlink while its sandbox was planned.`);
-    }
+    const plan = planBwrap({ ...planned, protectedPaths: startProtected });
+    const described = identify(plan.descriptors);
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
     const filterFile = filter ? seccompFile(dataDir, filter) : undefined;
     const blockFd = plan.blockFd;
