@@ -27,22 +27,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void say(const char *fmt, ...) {
+static void vsay(const char *fmt, va_list args) {
   char line[1024];
-  va_list args;
-  va_start(args, fmt);
   vsnprintf(line, sizeof line, fmt, args);
-  va_end(args);
   dprintf(2, "mcp-roots-sandbox: %s\n", line);
 }
 
-void fail(const char *fmt, ...) {
-  char line[1024];
+void say(const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  vsnprintf(line, sizeof line, fmt, args);
+  vsay(fmt, args);
   va_end(args);
-  dprintf(2, "mcp-roots-sandbox: %s\n", line);
+}
+
+void fail(const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vsay(fmt, args);
+  va_end(args);
   _exit(HELPER_FAILED);
 }
 

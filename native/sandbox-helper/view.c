@@ -1589,18 +1589,24 @@ static void note_dead(struct node *node, void *arg) {
   if (node->grant && !node->grant->alive) note(v, FUSE_NOTIFY_INVAL_INODE, node->id, NULL);
 }
 
+/** A plan node's path from the root, as names (at most MAX_DEPTH); returns how many. */
+static size_t tnode_path(const struct tnode *node, char *parts[MAX_DEPTH]) {
+  size_t n = 0;
+  for (const struct tnode *at = node; at->parent && n < MAX_DEPTH; at = at->parent) parts[n++] = at->name;
+  for (size_t k = 0; k < n / 2; k++) {
+    char *t = parts[k];
+    parts[k] = parts[n - 1 - k];
+    parts[n - 1 - k] = t;
+  }
+  return n;
+}
+
 /** Tells the kernel about every new or changed plan path (so a cached "not there" goes), recursively. */
 static void note_new(struct view *v, const struct tnode *tn, const struct table *old) {
   for (size_t i = 0; i < tn->nkids; i++) {
     const struct tnode *kid = tn->kids[i];
     char *parts[MAX_DEPTH];
-    size_t n = 0;
-    for (const struct tnode *at = kid; at->parent && n < MAX_DEPTH; at = at->parent) parts[n++] = at->name;
-    for (size_t k = 0; k < n / 2; k++) {
-      char *t = parts[k];
-      parts[k] = parts[n - 1 - k];
-      parts[n - 1 - k] = t;
-    }
+    size_t n = tnode_path(kid, parts);
     const struct tnode *before = old ? tnode_at(old->root, parts, n) : NULL;
     bool changed = !before || before->kind != kid->kind || before->grant != kid->grant || (kid->link && (!before->link || strcmp(kid->link, before->link) != 0));
     if (changed) {
@@ -1639,13 +1645,7 @@ static void note_gone(struct view *v, const struct tnode *tn, const struct table
   for (size_t i = 0; i < tn->nkids; i++) {
     const struct tnode *kid = tn->kids[i];
     char *parts[MAX_DEPTH];
-    size_t n = 0;
-    for (const struct tnode *at = kid; at->parent && n < MAX_DEPTH; at = at->parent) parts[n++] = at->name;
-    for (size_t k = 0; k < n / 2; k++) {
-      char *t = parts[k];
-      parts[k] = parts[n - 1 - k];
-      parts[n - 1 - k] = t;
-    }
+    size_t n = tnode_path(kid, parts);
     const struct tnode *after = tnode_at(now->root, parts, n);
     if (!after || after->kind != kid->kind || after->grant != kid->grant) {
       struct node *parent = known_node(v, tn);
