@@ -70,6 +70,8 @@ export interface HostEvents {
   notified: [ServerId[]];
   /** Every server whose effective roots changed, connected or not. */
   exposure: [ServerId[]];
+  /** A server's status changed, at each change ('state' is the throttled view of all of it). */
+  status: [ServerId];
 }
 
 const MAX_NOTICES = 20;
@@ -347,9 +349,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
       this.refetch.arrived(serverId);
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },
-    statusChanged: () => {
+    statusChanged: (serverId: ServerId) => {
       this.stateView.changed();
       this.statusFile?.update();
+      // At every change, not throttled as 'state' is: for who must see each step (a short one included).
+      this.emit('status', serverId);
     },
     activity: (serverId: ServerId, entry: ActivityEntry) => this.emit('activity', { serverId, entry }),
   };

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
-import { isRunning, startChild } from '../support/child-process.js';
+import { isRunning, processesNaming, startChild } from '../support/child-process.js';
 import { ensureBuilt } from '../support/cli.js';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
@@ -26,21 +26,6 @@ beforeAll(() => ensureBuilt(), 300_000);
 function looks(repo: string): string {
   const status = execFileSync('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' });
   return `${fs.readdirSync(repo).sort().join(' ')} | ${status.trim()}`;
-}
-
-/** Processes whose command line names the data folder: the helper, bwrap, pasta, the server's sandbox. */
-function processesOf(dataDir: string): string[] {
-  return fs.readdirSync('/proc').flatMap((pid) => {
-    if (!/^\d+$/.test(pid)) return [];
-    try {
-      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      const state = /^State:\s+(\S)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      // A zombie is already gone: only its parent's wait is missing (this machine's pid 1 reaps none).
-      return cmdline.includes(dataDir) && state !== 'Z' ? [`${pid} ${cmdline.split('\0').slice(0, 3).join(' ')}`] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /**
@@ -109,13 +94,13 @@ describe.runIf(support.kind === 'bwrap')('nothing left behind', () => {
         await runningConfined(dataDir);
         const during = looks(repo);
         // Its network (on by default) comes from pasta where pasta works: it must end with it too.
-        const pasta = pastaOf(processesOf(dataDir));
+        const pasta = pastaOf(processesNaming(dataDir));
         if (support.privateNetwork?.pasta) expect(pasta, 'its pasta').toHaveLength(1);
         if (mechanism.name === 'the file view') expect(during, 'while it runs').toBe(before);
         else expect(during, 'while it runs: the placeholders of bind mounts').not.toBe(before);
         stop(serve.child.pid as number);
         await serve.exited;
-        await waitFor(() => processesOf(dataDir).length === 0, { what: 'every process of it to end', timeoutMs: 30_000, explain: () => processesOf(dataDir).join('; ') });
+        await waitFor(() => processesNaming(dataDir).length === 0, { what: 'every process of it to end', timeoutMs: 30_000, explain: () => processesNaming(dataDir).join('; ') });
         await waitFor(() => !pasta.some(isRunning), { what: 'its pasta to end', timeoutMs: 30_000, explain: () => pasta.filter(isRunning).join(', ') });
         if (how === 'kill -9 of the app' && mechanism.name === 'bind mounts') {
           // Nothing cleaned up after it: the next process with the same data folder takes its placeholders
@@ -126,7 +111,7 @@ describe.runIf(support.kind === 'bwrap')('nothing left behind', () => {
           await runningConfined(dataDir);
           process.kill(-(next.child.pid as number), 'SIGINT');
           await next.exited;
-          await waitFor(() => processesOf(dataDir).length === 0, { what: 'every process of the next one to end', timeoutMs: 30_000, explain: () => processesOf(dataDir).join('; ') });
+          await waitFor(() => processesNaming(dataDir).length === 0, { what: 'every process of the next one to end', timeoutMs: 30_000, explain: () => processesNaming(dataDir).join('; ') });
         }
         await waitFor(() => looks(repo) === before, { what: 'the repository to look as before', timeoutMs: 30_000, explain: () => `${looks(repo)} (before: ${before})` });
       }, 180_000);

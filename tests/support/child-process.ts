@@ -65,3 +65,41 @@ export function isRunning(pid: number | string): boolean {
     return false;
   }
 }
+
+/** Running processes whose command line names `text` (a data folder: the helper, bwrap, the server's sandbox), as "pid command". */
+export function processesNaming(text: string): string[] {
+  return fs.readdirSync('/proc').flatMap((pid) => {
+    if (!/^\d+$/.test(pid) || !isRunning(pid)) return [];
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmdline.includes(text) ? [`${pid} ${cmdline.split('\0').slice(0, 3).join(' ')}`] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Every process below `pid` now (children, theirs, …), by /proc's children lists. */
+export function descendantsOf(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${next}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = fs.readFileSync(`/proc/${next}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+        found.push(...children);
+        queue.push(...children);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  }
+  return found;
+}

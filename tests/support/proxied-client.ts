@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InPlaceStdioClientTransport } from '../../electron/host/launch/transport-factory.js';
 import { CLI_BIN, ensureBuilt } from './cli.js';
+import { descendantsOf, isRunning } from './child-process.js';
 import { waitFor } from './wait-for.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -24,7 +25,7 @@ export interface ProxiedClientOptions {
   env?: Record<string, string>;
 }
 
-const open: { client: Client; stderr: () => string }[] = [];
+const open: { client: Client; stderr: () => string; pid: number | undefined }[] = [];
 
 export async function proxiedClient(configDir: string, server: string, options: ProxiedClientOptions = {}): Promise<Client> {
   if (options.entry === 'built') await ensureBuilt();
@@ -64,7 +65,7 @@ export async function proxiedClient(configDir: string, server: string, options: 
     if (pid) await ended(pid);
     throw new Error(`${(error as Error).message}; proxy stderr: ${stderr}`, { cause: error });
   }
-  open.push({ client, stderr: () => stderr });
+  open.push({ client, stderr: () => stderr, pid: transport.pid ?? undefined });
   return client;
 }
 
@@ -86,8 +87,21 @@ async function ended(pid: number): Promise<void> {
   });
 }
 
+/**
+ * Closes every proxied client and waits for the facts a cleanup needs: each proxy has ended, and so
+ * has every process it had started (its server's sandbox, the file view's helper, pasta). Otherwise
+ * a temp folder's removal races their last writes (ENOTEMPTY in proxy-refusals, under load).
+ */
 export async function closeProxiedClients(): Promise<void> {
-  await Promise.all(open.splice(0).map(({ client }) => client.close().catch(() => undefined)));
+  await Promise.all(
+    open.splice(0).map(async ({ client, pid }) => {
+      // Read while the proxy still runs: once it has ended, its children are PID 1's.
+      const started = pid ? descendantsOf(pid) : [];
+      await client.close().catch(() => undefined);
+      if (pid) await ended(pid);
+      await waitFor(() => !started.some(isRunning), { what: `what the proxy (pid ${pid}) started to end`, timeoutMs: 30_000, explain: () => started.filter(isRunning).join(', ') });
+    }),
+  );
 }
 
 /** What a proxy started by proxiedClient wrote to stderr so far: a failing wait explains itself with it. */

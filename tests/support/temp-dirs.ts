@@ -14,8 +14,8 @@ export function tempDir(prefix = 'mcp-roots-'): string {
 }
 
 export function removeTempDirs(): void {
-  // Retried: a proxy that is still exiting may write its last status file into a folder being
-  // removed (ENOTEMPTY, seen once in CI after proxy-refusals had passed).
+  // Callers wait first for what writes into them to end (closeProxiedClients, stopHosts); the retries
+  // are for the kernel's own short delays (an unmount still being released), not for a race.
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
