@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../../electron/host/sandbox/sandbox-types.js';
+import type { StdioTransportConfig } from '../../shared/domain.js';
 import { STATIC_PROTECTION } from '../../electron/host/sandbox/self-check.js';
 import { anyPathServer, closeConfined, startConfined } from '../support/confined-client.js';
 import { FILESYSTEM_ENTRY, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
@@ -211,6 +212,23 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     const leak = await server.confined.selfCheck(leaky.pid);
     expect(leak.verified).toBe(false);
     expect(leak.detail).toMatch(/visible inside|not mounted inside|mounted read-write/);
+  });
+
+  it('passes its self-check while its short-lived children come and go (as desktop-commander starts)', async () => {
+    // A child that ends while it is read (its cgroup, its view, its limits) says nothing about the
+    // sandbox; CI once stopped desktop-commander as "not in its cgroup" for that.
+    const server = anyPathServer();
+    const churning: StdioTransportConfig = {
+      ...server,
+      command: '/bin/sh',
+      args: ['-c', 'while :; do /bin/true; done & exec "$0" "$@"', server.command, ...server.args],
+    };
+    // Through sh the fixture is no longer the command's program: its package (this repository) granted read-only instead.
+    const running = await startConfined(churning, base([rw(folderWith('churn').dir), ro(path.resolve(import.meta.dirname, '../..'))]));
+    for (let round = 0; round < 20; round++) {
+      const check = await running.confined.selfCheck(running.pid);
+      expect(check.verified, check.detail).toBe(true);
+    }
   });
 
   it('without a file view, binds its grants at start and says its protection is static, not live', async () => {

@@ -137,11 +137,15 @@ export function parseMountinfo(text: string): Map<string, string[]> {
 }
 
 /**
- * bwrap's init (pid 1 inside) and the command it forked, once both exist and the command has
- * exec'd. A session can be "up" before the command runs (a 2026-07-28 client that knows the
- * server's era sends nothing first), so the check waits for the fact, within `timeoutMs`.
+ * The processes in the sandbox (bwrap's init, pid 1 inside, first) and the one to inspect: the
+ * shallowest that lives and is no longer bwrap, which is the server itself while it runs. A session
+ * can be "up" before the command runs (a 2026-07-28 client that knows the server's era sends nothing
+ * first), so the check waits for the fact, within `timeoutMs`.
+ *
+ * Not the deepest: desktop-commander's short-lived children ended while they were read ("not in its
+ * cgroup"), and a server allowed sandboxes of its own has children in namespaces of their own.
  */
-async function sandboxedCommand(pid: number, timeoutMs: number): Promise<number[]> {
+async function sandboxedCommand(pid: number, timeoutMs: number): Promise<{ confined: number[]; target?: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const confined = confinedProcesses(pid);
@@ -149,10 +153,15 @@ async function sandboxedCommand(pid: number, timeoutMs: number): Promise<number[
     const bwrapExe = exeOf(pid);
     // Forked but not yet exec'd, the command is still bwrap, without its seccomp filter: under
     // load the proxy's check saw that window ("runs without its seccomp filter") and stopped the server.
-    const started = confined.length >= 2 && (bwrapExe === undefined || exeOf(confined[confined.length - 1] as number) !== bwrapExe);
-    if (started || Date.now() > deadline) return confined;
+    const target = confined.find((candidate) => isAlive(candidate) && (bwrapExe === undefined || exeOf(candidate) !== bwrapExe));
+    if ((confined.length >= 2 && target !== undefined) || Date.now() > deadline) return { confined, target };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Whether a process still lives with a root to read (a zombie, or one ending, has none). */
+function isAlive(pid: number): boolean {
+  return fs.existsSync(`/proc/${pid}/root/`);
 }
 
 export async function selfCheck(input: SelfCheckInput, options: { timeoutMs?: number } = {}): Promise<SandboxSelfCheck> {
@@ -166,13 +175,14 @@ export async function selfCheck(input: SelfCheckInput, options: { timeoutMs?: nu
 
 async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Promise<SandboxSelfCheck> {
   const at = Date.now();
-  const fail = (detail: string): SandboxSelfCheck => ({ verified: false, at, detail });
-  const confined = await sandboxedCommand(input.pid, timeoutMs);
-  // The deepest descendant that still lives is the server itself, or a child of it in the same
-  // sandbox (bwrap's own init is pid 1 above them). Not merely the deepest: desktop-commander's
-  // short-lived children at start were gone by the time they were read, and a confined server was
-  // stopped as unverifiable ("cannot inspect pid").
-  const target = [...confined].reverse().find((candidate) => fs.existsSync(`/proc/${candidate}/root/`));
+  const { confined, target } = await sandboxedCommand(input.pid, timeoutMs);
+  // A process that ends while it is read (its cgroup, its view, its limits) fails a check without
+  // saying anything about the sandbox: said as such, so that the check runs again.
+  const fail = (detail: string): SandboxSelfCheck => ({
+    verified: false,
+    at,
+    detail: target !== undefined && !isAlive(target) ? `cannot inspect pid ${target} (it ended during the check: ${detail})` : detail,
+  });
   if (target === undefined || confined.length < 2) return fail(`no command running in its own mount namespace below pid ${input.pid}`);
   const rootOf = (p: string) => `/proc/${target}/root${p}`;
 
@@ -224,8 +234,6 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       if (listing(rootOf(folder)).length > 0) return fail(`${folder} (revoked) still shows files inside`);
     }
     const viewed = input.view ? await checkView(target, input.view, fs.readFileSync(`/proc/${target}/mountinfo`, 'utf8')) : undefined;
-    // A short-lived child of the server read as it exits: its root is gone, not the view wrong (tried again).
-    if (viewed?.failed && !fs.existsSync(`/proc/${target}/root/`)) return fail(`cannot inspect pid ${target} (it ended during the check)`);
     if (viewed?.failed) return fail(viewed.failed);
     const proc = mountinfo.get('/proc/sys');
     if (!proc?.includes('ro')) return fail('/proc/sys is writable inside');
