@@ -85,7 +85,7 @@ export function descendantsOf(pid: number): number[] {
   const queue = [pid];
   while (queue.length > 0) {
     const next = queue.shift() as number;
-    let tasks: string[] = [];
+    let tasks: string[];
     try {
       tasks = fs.readdirSync(`/proc/${next}/task`);
     } catch {

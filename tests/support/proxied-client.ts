@@ -60,9 +60,8 @@ export async function proxiedClient(configDir: string, server: string, options: 
     // The proxy lives on after a refused handshake (the transport keeps it for another one), retrying
     // its server and writing under the config folder: it ends before the test goes on, or the test's
     // cleanup races it (ENOTEMPTY in proxy-refusals, in CI).
-    const pid = transport.pid;
-    await transport.close().catch(() => undefined);
-    if (pid) await ended(pid);
+    // The SDK closed the transport already (its pid is null now): the one it spawned, by spawnedPid.
+    await endProxy(transport.spawnedPid, () => transport.close());
     throw new Error(`${(error as Error).message}; proxy stderr: ${stderr}`, { cause: error });
   }
   open.push({ client, stderr: () => stderr, pid: transport.pid ?? undefined });
@@ -93,15 +92,16 @@ async function ended(pid: number): Promise<void> {
  * a temp folder's removal races their last writes (ENOTEMPTY in proxy-refusals, under load).
  */
 export async function closeProxiedClients(): Promise<void> {
-  await Promise.all(
-    open.splice(0).map(async ({ client, pid }) => {
-      // Read while the proxy still runs: once it has ended, its children are PID 1's.
-      const started = pid ? descendantsOf(pid) : [];
-      await client.close().catch(() => undefined);
-      if (pid) await ended(pid);
-      await waitFor(() => !started.some(isRunning), { what: `what the proxy (pid ${pid}) started to end`, timeoutMs: 30_000, explain: () => started.filter(isRunning).join(', ') });
-    }),
-  );
+  await Promise.all(open.splice(0).map(({ client, pid }) => endProxy(pid, () => client.close())));
+}
+
+/** Closes a proxy's stdio, then waits until it and every process it had started are gone. */
+async function endProxy(pid: number | undefined, close: () => Promise<void>): Promise<void> {
+  // Read while the proxy still runs: once it has ended, its children are PID 1's.
+  const started = pid ? descendantsOf(pid) : [];
+  await close().catch(() => undefined);
+  if (pid) await ended(pid);
+  await waitFor(() => !started.some(isRunning), { what: `what the proxy (pid ${pid}) started to end`, timeoutMs: 30_000, explain: () => started.filter(isRunning).join(', ') });
 }
 
 /** What a proxy started by proxiedClient wrote to stderr so far: a failing wait explains itself with it. */

@@ -163,6 +163,11 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
     return { code: child.exitCode, signal: child.signalCode };
   }
 
+  /** The child's pid, kept after a close (the SDK's `pid` is null then): to wait for its end. */
+  get spawnedPid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** True while the child runs (a held close leaves it running). */
   get alive(): boolean {
     return this.running;

@@ -46,6 +46,15 @@ describe('InPlaceStdioClientTransport', () => {
     expect(seen[0]).toMatchObject({ id: 7 });
   });
 
+  it('keeps the pid it spawned after a close, where the SDK forgets it', async () => {
+    const transport = echoServer(0);
+    await transport.start();
+    const pid = transport.pid;
+    expect(pid).toEqual(expect.any(Number));
+    await transport.close();
+    expect([transport.pid, transport.spawnedPid]).toEqual([null, pid]);
+  });
+
   it('hands an answer that comes after the wait to onLateAnswer, not to the handler', async () => {
     const transport = echoServer(300);
     const seen: JSONRPCMessage[] = [];
