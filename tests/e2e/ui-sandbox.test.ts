@@ -326,7 +326,7 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await facts.getByText('Network off', { exact: true }).waitFor();
 
     // Sandbox off: asked first, in words; Cancel changes nothing.
-    const sandboxSwitch = detail.getByRole('switch', { name: 'Sandbox' });
+    const sandboxSwitch = detail.getByRole('switch', { name: 'Sandbox', exact: true });
     await sandboxSwitch.click();
     const confirm = page.getByRole('alertdialog', { name: 'Run confined without the sandbox?' });
     await confirm.getByText('will be able to read and write every file your user can', { exact: false }).waitFor();
