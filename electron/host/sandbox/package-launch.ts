@@ -154,7 +154,12 @@ function lastLines(text: string): string {
 function run(command: string, args: string[], options: { cwd: string; env: Readonly<Record<string, string | undefined>>; log: string }): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      fs.appendFileSync(options.log, `$ ${path.basename(command)} ${args.join(' ')}\n${stdout}${stderr}${error ? `(${error.message.split('\n')[0]})\n` : ''}`, { mode: 0o600 });
+      try {
+        fs.appendFileSync(options.log, `$ ${path.basename(command)} ${args.join(' ')}\n${stdout}${stderr}${error ? `(${error.message.split('\n')[0]})\n` : ''}`, { mode: 0o600 });
+      } catch {
+        // The data folder went while it ran (the app's data removed, a test's folder cleaned up): the
+        // install's own outcome still stands, and a throw here would end the whole process.
+      }
       if (!error) return resolve();
       const tail = lastLines(String(stderr));
       reject(new SandboxSetupError('package-install-failed', `${path.basename(command)} ${args.join(' ')} failed: ${tail || error.message} (the whole output: ${options.log})`));
