@@ -16,7 +16,7 @@ import {
   type UseWithApplyResult,
   type UseWithPreview,
 } from './import-types.js';
-import { grantModeSchema, pathMappingSchema, serverLimitsSchema, settingsSchema, transportSchema } from './registry-schema.js';
+import { grantModeSchema, localPortsSchema, pathMappingSchema, serverLimitsSchema, settingsSchema, transportSchema } from './registry-schema.js';
 
 /** Carries a result type in the contract without a runtime value. */
 const returns = <T>() => undefined as unknown as T;
@@ -34,6 +34,7 @@ export const serverPatchSchema = z
     sandbox: z.boolean(),
     network: z.boolean(),
     ownSandboxes: z.boolean(),
+    allowLocal: localPortsSchema,
     askForFolders: z.boolean(),
     pathMap: z.array(pathMappingSchema).max(256),
     limits: serverLimitsSchema,

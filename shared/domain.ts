@@ -54,6 +54,12 @@ export interface ServerRecord {
    * own sandbox needs them. Off (absent) by default: the kernel code they reach is attack surface.
    */
   ownSandboxes?: boolean | undefined;
+  /**
+   * Ports of this computer's loopback (127.0.0.1, ::1) that it may reach with its network on: a local
+   * MCP server behind mcp-remote, a dev server. None (absent) by default: a browser's debugging
+   * port, Jupyter or a database without a password on this computer stay out of its reach.
+   */
+  allowLocal?: number[] | undefined;
   /** Raise a consent request when it asks for roots with none granted ("Don't ask again" clears it). */
   askForFolders: boolean;
   /** Folders are told to the server at these paths instead of the host's (longest hostPath wins). */
@@ -477,6 +483,7 @@ export type ActivityCode =
   | 'config-network-off'
   | 'config-own-sandboxes-on'
   | 'config-own-sandboxes-off'
+  | 'config-local-ports'
   | 'config-limits'
   | 'limit-tasks'
   | 'limit-memory'

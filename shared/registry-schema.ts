@@ -62,6 +62,12 @@ const writableNamesSchema = z
   .array(z.enum(PROTECTED_NAMES as [string, ...string[]], { error: (issue) => `not a protected name: ${String(issue.input)}` }))
   .max(PROTECTED_NAMES.length);
 
+/** Ports of this computer's loopback a network-on server may reach: each a whole port, listed once, at most 64. */
+export const localPortsSchema = z
+  .array(z.number().int('a local port is a whole number between 1 and 65535').min(1, 'a local port is a whole number between 1 and 65535').max(65535, 'a local port is a whole number between 1 and 65535'))
+  .max(64, 'at most 64 local ports per server')
+  .refine((ports) => new Set(ports).size === ports.length, 'each local port is listed once');
+
 export const serverRecordSchema = z.object({
   id,
   name: z.string().min(1).max(256),
@@ -71,6 +77,7 @@ export const serverRecordSchema = z.object({
   sandbox: z.boolean(),
   network: z.boolean(),
   ownSandboxes: z.boolean().optional(),
+  allowLocal: localPortsSchema.optional(),
   askForFolders: z.boolean(),
   pathMap: z.array(pathMappingSchema).max(256).optional(),
   limits: serverLimitsSchema.optional(),

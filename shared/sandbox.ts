@@ -103,6 +103,11 @@ export interface ServerConfinement {
   /** Enforced: whether the server may use the network. */
   network?: boolean | undefined;
   /**
+   * Enforced with the network on: this computer's loopback is 'closed' to it but the ports opened for
+   * it (a network of its own, through pasta), or 'open' (it shares this computer's network).
+   */
+  loopback?: 'closed' | 'open' | undefined;
+  /**
    * Enforced by bwrap: how its grants reach it. 'view': a file view of its own decides every file
    * operation, at any depth, and grants change live. 'mounts': bind mounts fixed at its start, with
    * the protected names found then (static protection: repositories made later are not covered).

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Registry, ServerRecord, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
-import { httpTransportSchema, pathMappingSchema } from '../../shared/registry-schema.js';
+import { httpTransportSchema, localPortsSchema, pathMappingSchema } from '../../shared/registry-schema.js';
 import { isSealedValue, isSecret, isSecretValue } from './secret-values.js';
 
 export const EXPORT_KIND = 'mcp-roots-registry';
@@ -38,6 +38,7 @@ export const exportDocumentSchema = z
             sandbox: z.boolean(),
             network: z.boolean(),
             ownSandboxes: z.boolean().optional(),
+            allowLocal: localPortsSchema.optional(),
             askForFolders: z.boolean(),
             pathMap: z.array(pathMappingSchema).max(256).optional(),
             transport: exportedTransportSchema,
@@ -77,6 +78,7 @@ export function exportRegistry(registry: Registry, includeSecrets: boolean, now 
         sandbox: server.sandbox,
         network: server.network,
         ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
+        ...(server.allowLocal?.length ? { allowLocal: server.allowLocal } : {}),
         askForFolders: server.askForFolders,
         ...(server.pathMap ? { pathMap: server.pathMap } : {}),
         transport,

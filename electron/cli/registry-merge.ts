@@ -97,6 +97,7 @@ function serverInput(server: ExportedServer): ServerInput {
     sandbox: server.sandbox,
     network: server.network,
     ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
+    ...(server.allowLocal?.length ? { allowLocal: server.allowLocal } : {}),
     askForFolders: server.askForFolders,
     ...(server.pathMap ? { pathMap: server.pathMap } : {}),
   };

@@ -37,6 +37,8 @@ export interface ServerReport {
   sandbox: boolean;
   network: boolean;
   ownSandboxes?: boolean;
+  /** Ports of this computer's loopback open to it (network on). */
+  allowLocal?: number[];
   askForFolders: boolean;
   pathMap?: PathMapping[];
   transport: TransportConfig;
@@ -142,6 +144,7 @@ export function statusReport(session: RegistrySession, proxies: readonly ProxySt
       sandbox: server.sandbox,
       network: server.network,
       ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
+      ...(server.allowLocal?.length ? { allowLocal: server.allowLocal } : {}),
       askForFolders: server.askForFolders,
       ...(server.pathMap ? { pathMap: server.pathMap } : {}),
       transport: displayTransport(server.transport),

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** What the registry FILE says (not the host's memory): the truth after a click. */
-function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; ownSandboxes?: boolean; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
+function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; ownSandboxes?: boolean; allowLocal?: number[]; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
   return JSON.parse(fs.readFileSync(host.store.path, 'utf8')) as ReturnType<typeof registryFile>;
 }
 
@@ -302,6 +302,36 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await detail.getByText('It may make sandboxes of its own inside this one', { exact: false }).waitFor();
     expect(await own.getAttribute('aria-checked')).toBe('true');
     await capture('sandbox-own-sandboxes');
+  });
+
+  it("opens a port of this computer for a network-on server and closes it again; the registry and its check follow", async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'remote', transport: filesystemServer(), enabled: true, sharing: true });
+    await waitVerified(host, server.id);
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const detail = page.locator('.server-detail');
+    const privateNetwork = serverView(host, server.id).status.confinement?.loopback === 'closed';
+    await detail.getByText(privateNetwork ? 'Closed unless opened here' : 'Not enforced here', { exact: false }).waitFor();
+    await detail.getByText('none open').waitFor();
+    const input = detail.getByRole('textbox', { name: 'A port of this computer to open for it' });
+    // A word that is not a port is refused where it was typed, and nothing is saved.
+    await input.fill('80/tcp');
+    await detail.getByRole('button', { name: 'Open port' }).click();
+    await detail.getByText('A port is a whole number between 1 and 65535.').waitFor();
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(registryFile(host).servers.find((entry) => entry.id === server.id)?.allowLocal).toBeUndefined();
+    await input.fill('3000');
+    await input.press('Enter');
+    await waitFor(() => registryFile(host).servers.find((entry) => entry.id === server.id)?.allowLocal?.join() === '3000', { what: 'port 3000 in the registry file' });
+    if (privateNetwork) {
+      await waitFor(() => serverView(host, server.id).status.confinement?.selfCheck?.detail?.includes('except port(s) 3000, opened by you'), { what: 'the restarted server checked with port 3000 open', timeoutMs: 30_000 });
+    }
+    await detail.getByRole('button', { name: 'Close port 3000' }).waitFor();
+    await capture('sandbox-local-ports');
+    await detail.getByRole('button', { name: 'Close port 3000' }).click();
+    await waitFor(() => registryFile(host).servers.find((entry) => entry.id === server.id)?.allowLocal?.length === 0, { what: 'port 3000 closed in the registry file' });
+    await detail.getByText('none open').waitFor();
   });
 
   it('asks before turning the sandbox off and says what that means; network off is shown as a fact', async () => {

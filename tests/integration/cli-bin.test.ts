@@ -73,6 +73,22 @@ describe('bin/mcp-roots.js', () => {
     expect(await runCli(['servers', 'set', 'box', '--map', '/projects/proj'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--map takes HOST=SERVER') });
   });
 
+  it("opens and closes ports of this computer for a server (servers set --allow-local / --deny-local), each checked", async () => {
+    const env = { ...process.env, MCP_ROOTS_CONFIG_DIR: tempDir('bin-ports-') };
+    expect((await runCli(['servers', 'add', 'remote', '--', 'npx', '-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'], { env })).code).toBe(0);
+    const opened = await runCli(['servers', 'set', 'remote', '--allow-local', '8080', '--allow-local', '3000'], { env });
+    expect(opened).toEqual({ code: 0, stdout: 'remote: local port 8080 open; local port 3000 open; a running server restarts to apply them\n', stderr: '' });
+    const portsOf = async () => (JSON.parse((await runCli(['servers', 'list', '--json'], { env })).stdout) as { allowLocal?: number[] }[])[0]?.allowLocal;
+    expect(await portsOf()).toEqual([3000, 8080]);
+    expect((await runCli(['servers', 'list'], { env })).stdout).toContain('ports of this computer open to it: 3000, 8080');
+    expect((await runCli(['servers', 'set', 'remote', '--deny-local', '8080'], { env })).stdout).toBe('remote: local port 8080 closed; a running server restarts to apply them\n');
+    expect(await portsOf()).toEqual([3000]);
+    for (const bad of ['0', '65536', '80/tcp', 'http']) {
+      expect(await runCli(['servers', 'set', 'remote', '--allow-local', bad], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining(`--allow-local takes a port of this computer, a whole number between 1 and 65535; got "${bad}"`) });
+    }
+    expect(await portsOf()).toEqual([3000]);
+  });
+
   it('exits 2 with one line and a pointer for a usage error, with a suggestion where one fits', async () => {
     expect(await runCli(['sevrers', 'list'])).toEqual({ code: 2, stdout: '', stderr: "mcp-roots: unknown command 'sevrers' (did you mean servers?)\nRun 'mcp-roots --help' for usage.\n" });
     expect(await runCli(['servers', 'add', 'x', '--arg'])).toEqual({ code: 2, stdout: '', stderr: "mcp-roots: option '--arg <arg>' argument missing\nRun 'mcp-roots servers add --help' for usage.\n" });

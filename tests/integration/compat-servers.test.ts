@@ -42,6 +42,8 @@ interface CompatServer {
   transport(world: World): StdioTransportConfig;
   /** Browsers: a network namespace of their own (Unix sockets allowed there, see confine-stdio.ts). */
   network?: boolean;
+  /** The ports of this computer's loopback it reaches (its page, the remote server): opened for it as a person would (`--allow-local`). */
+  allowLocal?(world: World): number[];
   exercise(call: Call, world: World, tag: string): Promise<void>;
   /** The server's answer for a path outside its grants; undefined where it has no path to give. */
   refuse?(call: Call, world: World, tag: string): Promise<string>;
@@ -53,6 +55,7 @@ interface CompatServer {
   native?: boolean;
 }
 
+const portOf = (url: string) => Number(new URL(url).port);
 const node = (entry: string, ...args: string[]): StdioTransportConfig => ({ type: 'stdio', command: process.execPath, args: [entry, ...args], env: {}, cwd: repoRoot });
 // Run from the suite's own folder, so npx finds the copy installed there, as it finds a project's.
 const npx = (...args: string[]): StdioTransportConfig => ({ type: 'stdio', command: 'npx', args: ['-y', ...args], env: {}, cwd: COMPAT_DIR });
@@ -134,8 +137,9 @@ const SERVERS: CompatServer[] = [
     name: '@playwright/mcp',
     route: 'npx -y @playwright/mcp --headless --executable-path /usr/bin/chromium (network on)',
     transport: () => npx('@playwright/mcp', ...browserFlags, '--no-sandbox'),
+    allowLocal: (world) => [portOf(world.pageUrl)],
     exercise: async (call, world, tag) => {
-      // A page on this machine's 127.0.0.1: the network through pasta reaches the host's loopback ports.
+      // A page on this machine's 127.0.0.1: reached through pasta at the one port opened for it.
       expect(await call('browser_navigate', { url: world.pageUrl })).toContain('Hello compat');
       const shot = path.join(world.granted, `playwright-${tag}.png`);
       await call('browser_take_screenshot', { filename: shot });
@@ -148,6 +152,7 @@ const SERVERS: CompatServer[] = [
     name: 'chrome-devtools-mcp',
     route: 'npx -y chrome-devtools-mcp --headless --isolated --executable-path /usr/bin/chromium (network on)',
     transport: () => npx('chrome-devtools-mcp', ...browserFlags, '--isolated', '--chrome-arg=--no-sandbox', '--no-usage-statistics', '--no-performance-crux'),
+    allowLocal: (world) => [portOf(world.pageUrl)],
     exercise: async (call, world, tag) => {
       expect(await call('new_page', { url: world.pageUrl })).toContain(`2: Hello compat (${world.pageUrl})`);
       const shot = path.join(world.granted, `devtools-${tag}.png`);
@@ -174,6 +179,8 @@ const SERVERS: CompatServer[] = [
     name: 'mcp-remote',
     route: 'npx -y mcp-remote http://127.0.0.1:PORT/mcp --allow-http',
     transport: (world) => npx('mcp-remote', world.remoteUrl, '--allow-http'),
+    // The model case of a port opened for one server: the local server it bridges to.
+    allowLocal: (world) => [portOf(world.remoteUrl)],
     exercise: async (call) => {
       expect(await call('echo', { message: 'through mcp-remote' })).toContain('through mcp-remote');
     },
@@ -274,7 +281,7 @@ describe.runIf(support.kind === 'bwrap' && fs.existsSync(chromium))('popular MCP
 
     it.concurrent.for(SERVERS)('$name', { timeout: 180_000 }, async (server, { skip }) => {
       skipUnbuilt(server, 'app', skip);
-      const record = await host.addServer({ name: server.name, transport: server.transport(world), enabled: false, sharing: true, network: server.network ?? true });
+      const record = await host.addServer({ name: server.name, transport: server.transport(world), enabled: false, sharing: true, network: server.network ?? true, allowLocal: server.allowLocal?.(world) });
       await host.setGrants([record.id], [rootId], true);
       await host.setEnabled(record.id, true);
       const view = () => host.getState().servers.find((entry) => entry.id === record.id);
@@ -295,7 +302,7 @@ describe.runIf(support.kind === 'bwrap' && fs.existsSync(chromium))('popular MCP
       await editRegistry(configDir, async (editor) => {
         const { added } = await editor.addRoots([world.granted]);
         for (const server of SERVERS) {
-          const record = await editor.addServer({ name: server.name, transport: server.transport(world), enabled: true, sharing: true, sandbox: true, network: server.network ?? true, askForFolders: true });
+          const record = await editor.addServer({ name: server.name, transport: server.transport(world), enabled: true, sharing: true, sandbox: true, network: server.network ?? true, allowLocal: server.allowLocal?.(world), askForFolders: true });
           await editor.setGrants([record.id], [added[0]?.id as string], true);
         }
       });

@@ -151,7 +151,7 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     expect(toolText(await server.client.callTool({ name: 'read_text_file', arguments: { path: path.join(granted, 'ok.txt') } }))).toBe('shared');
   });
 
-  it('has no network with network off, and the host loopback with network on', async () => {
+  it("has no network with network off; with it on, this computer's loopback only where shared with the host (sandbox-network.test.ts: pasta's)", async () => {
     const listener = net.createServer((socket) => socket.end());
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const port = (listener.address() as net.AddressInfo).port;
@@ -159,7 +159,8 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
       const offline = await startConfined(anyPathServer(), base([], false));
       expect(await offline.call('connect', { port })).toMatch(/^ERROR (ECONNREFUSED|ENETUNREACH)/);
       const online = await startConfined(anyPathServer(), { ...base([], true), serverId: 'online' });
-      expect(await online.call('connect', { port })).toBe('connected');
+      // In a network of its own (pasta) the loopback is closed unless a port is opened for it; the host's shared reaches it.
+      expect(await online.call('connect', { port })).toMatch(support.privateNetwork?.pasta ? /^ERROR ECONNREFUSED/ : /^connected$/);
     } finally {
       listener.close();
     }

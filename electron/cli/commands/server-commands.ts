@@ -7,6 +7,7 @@ import { formatServers } from '../format.js';
 import type { ServerInput } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
 import { findServerRef } from '../../host/registry/registry-refs.js';
+import { editLocalPorts } from '../local-port-flags.js';
 import { checkedServer, editPathMap, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
 import { registryShortIds } from '../../host/registry/short-ids.js';
 import { collect, GROUP, jsonOption } from './collect.js';
@@ -25,6 +26,8 @@ interface SetOptions extends Omit<TransportEditFlags, 'cwd' | 'noCwd'> {
   json?: boolean;
   map?: string[];
   unmap?: string[];
+  allowLocal?: string[];
+  denyLocal?: string[];
   [setting: string]: unknown;
 }
 
@@ -70,11 +73,13 @@ export function addServerCommands(program: Command, context: CliContext): void {
     .option('--no-cwd', 'run it in the default folder again')
     .option('--unset-header <key>', 'remove a header (repeatable)', collect)
     .option('--map <host=server>', 'tell it a folder at the path it sees it at, e.g. in a container (repeatable)', collect)
-    .option('--unmap <host>', 'tell it that folder at its own path again (repeatable)', collect);
+    .option('--unmap <host>', 'tell it that folder at its own path again (repeatable)', collect)
+    .option('--allow-local <port>', "let it reach this port of this computer's loopback, with its network on: a local server behind mcp-remote (repeatable)", collect)
+    .option('--deny-local <port>', 'take such a port back (repeatable)', collect);
   limitOptions(set);
   set
     .addOption(jsonOption())
-    .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
+    .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set remote --allow-local 3000\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
     .action((ref: string, words: string[], options: SetOptions) => setServer(context, ref, words, options));
 
   servers
@@ -143,6 +148,13 @@ async function setServer(context: CliContext, ref: string, words: string[], opti
     if (mapEdit) {
       patch.pathMap = mapEdit.pathMap;
       said.push(...mapEdit.changes);
+    }
+    const portEdit = editLocalPorts(server.allowLocal, options.allowLocal, options.denyLocal);
+    if (portEdit) {
+      patch.allowLocal = portEdit.allowLocal;
+      // pasta forwards the ports it is given at the server's start: the change restarts it (roots-change-policy.ts).
+      const applies = !server.sandbox ? 'they apply once its sandbox is on' : !server.network ? 'they apply once its network is on' : 'a running server restarts to apply them';
+      said.push(...portEdit.changes, applies);
     }
     const limitEdit = editLimits(server.limits, options);
     if (limitEdit) {

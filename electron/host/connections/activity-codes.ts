@@ -32,6 +32,7 @@ const EXACT = new Map<string, ActivityCode>([
   ['Network access turned off.', 'config-network-off'],
   ['Its own sandboxes allowed.', 'config-own-sandboxes-on'],
   ['Its own sandboxes no longer allowed.', 'config-own-sandboxes-off'],
+  ['The ports of this computer it may reach changed.', 'config-local-ports'],
   ['Its sandbox limits changed.', 'config-limits'],
   ['The server configuration changed.', 'config-changed'],
 ]);

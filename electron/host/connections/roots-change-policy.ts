@@ -131,6 +131,8 @@ export function needsRestart(before: ServerRecord, after: ServerRecord, grantedA
     before.sandbox !== after.sandbox ||
     before.network !== after.network ||
     (before.ownSandboxes === true) !== (after.ownSandboxes === true) ||
+    // pasta forwards the local ports it was given at the server's start (private-network.ts).
+    JSON.stringify(before.allowLocal ?? []) !== JSON.stringify(after.allowLocal ?? []) ||
     JSON.stringify(before.transport) !== JSON.stringify(after.transport) ||
     JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? []) ||
     JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {}) ||
@@ -157,6 +159,7 @@ export function describeConfigChange(before: ServerRecord, after: ServerRecord):
   if (before.sandbox !== after.sandbox) return after.sandbox ? 'Sandbox turned on.' : 'Sandbox turned off.';
   if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
   if ((before.ownSandboxes === true) !== (after.ownSandboxes === true)) return after.ownSandboxes ? 'Its own sandboxes allowed.' : 'Its own sandboxes no longer allowed.';
+  if (JSON.stringify(before.allowLocal ?? []) !== JSON.stringify(after.allowLocal ?? [])) return 'The ports of this computer it may reach changed.';
   if (JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})) return 'Its sandbox limits changed.';
   if (JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})) return 'The protected paths you chose to leave writable changed.';
   return 'The server configuration changed.';

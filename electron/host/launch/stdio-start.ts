@@ -59,6 +59,7 @@ export async function prepareStart(
     dataDir: options.dataDir,
     network: record.network,
     ownSandboxes: record.ownSandboxes === true,
+    localPorts: record.allowLocal,
     limits: record.limits,
     support: options.support,
   });
@@ -68,5 +69,5 @@ export async function prepareStart(
   }
   // Under bwrap the grants come by a file view exactly when they can change live (confine-stdio.ts).
   const grants = kind === 'bwrap' ? (confined.live.available ? ('view' as const) : ('mounts' as const)) : undefined;
-  return { transport: confined.config, confinement: { state: 'enforced', kind, network: record.network, ...(grants ? { grants } : {}) }, confined };
+  return { transport: confined.config, confinement: { state: 'enforced', kind, network: record.network, ...(confined.loopback ? { loopback: confined.loopback } : {}), ...(grants ? { grants } : {}) }, confined };
 }

@@ -84,6 +84,8 @@ export interface ServerInput {
   network?: boolean | undefined;
   /** Default off: user namespaces inside its sandbox, for a browser's own sandbox. */
   ownSandboxes?: boolean | undefined;
+  /** Default none: the ports of this computer's loopback it may reach (network on). */
+  allowLocal?: number[] | undefined;
   /** Default on: a server asking for roots with none granted raises a consent request. */
   askForFolders?: boolean | undefined;
   pathMap?: PathMapping[] | undefined;

@@ -68,6 +68,8 @@ export interface BwrapPlanInput extends ConfinementInput {
    * (private-network.ts): bwrap shares it and waits on --block-fd until that is done.
    */
   privateNetwork?: boolean | undefined;
+  /** With a private network: the file shown at /etc/resolv.conf instead of the host's (private-network.ts privateResolvConf). */
+  resolvConf?: string | undefined;
 }
 
 export interface BwrapPlan {
@@ -167,8 +169,16 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     }
   }
   for (const entry of input.layout.etc) {
-    bind('--ro-bind-try', entry, { writable: false, purpose: 'system' });
+    if (entry === '/etc/resolv.conf' && input.resolvConf) {
+      args.push('--ro-bind', input.resolvConf, entry);
+      mounts.push({ path: entry, writable: false, purpose: 'system' });
+    } else bind('--ro-bind-try', entry, { writable: false, purpose: 'system' });
     systemPaths.push(entry);
+  }
+  // A host without /etc/resolv.conf (none in the layout) still gets the private one.
+  if (input.resolvConf && !input.layout.etc.includes('/etc/resolv.conf')) {
+    args.push('--ro-bind', input.resolvConf, '/etc/resolv.conf');
+    mounts.push({ path: '/etc/resolv.conf', writable: false, purpose: 'system' });
   }
   // A fresh /proc for the new pid namespace, bwrap's minimal /dev, and an empty /tmp that is gone
   // at exit (programs that ignore TMPDIR still work; roots under /tmp are mounted on top of it).

@@ -40,7 +40,7 @@ import { PlaceholderJournal } from './placeholder-journal.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from './mount-descriptors.js';
 import { locateProgram } from './program-location.js';
 import { linkHomeFiles } from './version-manager-shims.js';
-import { attachPrivateNetwork, NAMESPACE_KEEPER } from './private-network.js';
+import { attachPrivateNetwork, NAMESPACE_KEEPER, writePrivateResolvConf, type PrivateNetwork } from './private-network.js';
 import { claimPaths, protectRoots, releasePlaceholders, type Placeholder } from './protected-paths.js';
 import { resourceLimits } from './resource-limits.js';
 import { removeCgroup } from './server-cgroup.js';
@@ -82,6 +82,8 @@ export interface ConfineOptions {
    * seccomp filter either way (seccomp-filter.ts), so what it gains is namespaces to confine itself.
    */
   ownSandboxes?: boolean | undefined;
+  /** With the network on: the ports of this computer's loopback it may reach (none by default; private-network.ts). */
+  localPorts?: readonly number[] | undefined;
   /** The server's own limits (server-limits.ts); the defaults where absent. */
   limits?: ServerLimits | undefined;
   /** Override the private folders (default `<dataDir>/sandbox/servers/<serverId>/{home,tmp}`). */
@@ -126,6 +128,8 @@ export interface ConfinedStdio {
   live: LiveGrants;
   /** Set when its filter refuses Unix sockets (network on, shared with the host): why, for a failure's words. */
   unixSocketsRefused?: string | undefined;
+  /** With the network on: this computer's loopback closed but the ports opened for it (pasta), or open (shared network). */
+  loopback?: 'closed' | 'open' | undefined;
 }
 
 export type LiveGrants =
@@ -266,6 +270,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let unclaim: () => void = () => undefined;
   // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
   const pasta = support.kind === 'bwrap' && options.network ? support.privateNetwork?.pasta : undefined;
+  const privateNetwork: PrivateNetwork | undefined = pasta ? { pasta, localPorts: options.localPorts ?? [] } : undefined;
   const filterRules: SeccompRules = { denyUnixSockets: options.network && pasta === undefined };
   const limits = resourceLimits({ settings: options.limits, serverKey: support.kind === 'bwrap' ? options.serverId : undefined });
   let spawn: { command: string; args: string[]; env: Record<string, string> };
@@ -296,6 +301,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     seccomp: filter !== undefined,
     limits,
     privateNetwork: pasta !== undefined,
+    // Its DNS through pasta: the host's resolver may be on a loopback it cannot reach (private-network.ts).
+    resolvConf: pasta ? writePrivateResolvConf(dataDir) : undefined,
   };
   if (support.kind === 'bwrap' && support.view?.available) {
     // The view makes no placeholders; those a process without it (or an older version) left when
@@ -315,7 +322,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       tmp,
       limits,
       filterFile: filter ? seccompFile(dataDir, filter) : undefined,
-      pasta,
+      network: privateNetwork,
       bound: described,
     });
     spawn = viewed.spawn;
@@ -352,9 +359,9 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     openDescriptors = () => {
       const seccompFd = filterFile ? [fs.openSync(filterFile, 'r')] : [];
       const opened = openMountDescriptors(described, seccompFd);
-      if (blockFd === undefined || !pasta) return opened;
+      if (blockFd === undefined || !privateNetwork) return opened;
       // bwrap's --block-fd follows the mounts' and the filter's descriptors.
-      return { ...opened, pipes: 1, whenSpawned: ([block], pid) => attachPrivateNetwork(pasta, pid, block as Writable) };
+      return { ...opened, pipes: 1, whenSpawned: ([block], pid) => attachPrivateNetwork(privateNetwork, pid, block as Writable) };
     };
     // A private network: unshare holds its namespaces in front (prlimit and bwrap exec in its place).
     spawn = pasta ? { ...plan, command: NAMESPACE_KEEPER[0], args: [...NAMESPACE_KEEPER.slice(1), plan.command, ...plan.args] } : plan;
@@ -385,6 +392,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       denyUnixSockets: filterRules.denyUnixSockets,
       network: !options.network ? 'off' : pasta ? 'private' : 'shared',
       networkWhy: support.kind === 'bwrap' && options.network && !pasta ? support.privateNetwork?.reason : undefined,
+      localPorts: privateNetwork?.localPorts,
       limits: support.kind === 'bwrap' ? limits : undefined,
       boundByPath: support.kind === 'bwrap' && !support.disableUserns,
       writableByChoice: heldRoots.flatMap((root) => (root.mode === 'read-write' ? (root.writableByChoice ?? []).map((name) => path.join(root.path, name)) : [])),
@@ -425,6 +433,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     package: pkg,
     openDescriptors,
     unixSocketsRefused: filterRules.denyUnixSockets && support.kind === 'bwrap' ? (support.privateNetwork?.reason ?? 'no private network was probed') : undefined,
+    loopback: !options.network ? undefined : privateNetwork ? 'closed' : 'open',
     sandboxPid: async (pid) => (viewed ? viewed.holderOf(pid) : pid),
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };

@@ -15,14 +15,22 @@
 // Only once pasta says it is configured is bwrap released, so the server never sees a namespace
 // without its network.
 //
-// What the server's network looks like (one decision, here, in PASTA_POLICY):
+// What the server's network looks like (one decision, here, in pastaArgs):
 // - outbound TCP, UDP and ICMP reach what the host reaches (that is what "network on" means);
-// - this machine's loopback: TCP and UDP ports bound on the host are reachable at 127.0.0.1 inside
-//   (`-T auto -U auto`), as they were with the namespace shared: mcp-remote to a local server, a
-//   fetch of a local page, a local DNS resolver. Deliberate, and said in SECURITY.md;
+// - this computer's loopback is closed: a browser's remote-debugging port, Jupyter, a database
+//   without a password or the app's own serve port, bound on the host's 127.0.0.1, are out of reach
+//   (`-T none -U none`). Only the ports the person opens for this server (`allowLocal`, `servers set
+//   NAME --allow-local PORT`) are forwarded: 127.0.0.1:PORT inside is the host's 127.0.0.1:PORT
+//   (mcp-remote to a local server is the model case). pasta forwards what it is given at start, so
+//   a change of ports is a restart (roots-change-policy.ts);
+// - DNS still works where the host's resolver is on its loopback (systemd-resolved's 127.0.0.53):
+//   the server's /etc/resolv.conf names DNS_ADDRESS, and pasta forwards what is sent there to the
+//   host's first nameserver (`--dns-forward`), from the host's side;
 // - nothing reaches the server from outside: no port of the server is published on the host
 //   (`-t none -u none`), where with the namespace shared a server could listen on the host's ports;
 // - the gateway's address is the real gateway, not a second way to the host's loopback (`--no-map-gw`).
+// What this does not close (SECURITY.md): a service of this computer bound to all addresses
+// (0.0.0.0) is reached at the computer's own address, as from the local network.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,8 +44,50 @@ export interface PrivateNetworkSupport {
   reason: string;
 }
 
-/** See the header: what a network-on server can reach, and what can reach it. */
-export const PASTA_POLICY = ['--config-net', '-t', 'none', '-u', 'none', '-T', 'auto', '-U', 'auto', '--no-map-gw'] as const;
+/** Where a network-on server sends its DNS queries (its /etc/resolv.conf), for pasta to forward: a link-local address no network uses. */
+export const DNS_ADDRESS = '169.254.1.53';
+
+/** See the header: what a network-on server can reach (this computer's loopback only at `localPorts`), and what can reach it. */
+export function pastaPolicy(localPorts: readonly number[] = []): string[] {
+  const forwarded = localPorts.length > 0 ? [...new Set(localPorts)].sort((a, b) => a - b).join(',') : 'none';
+  return ['--config-net', '-t', 'none', '-u', 'none', '-T', forwarded, '-U', forwarded, '--no-map-gw', '--dns-forward', DNS_ADDRESS];
+}
+
+/** What pasta needs to give one server its network: the program, and the ports of this computer it may reach. */
+export interface PrivateNetwork {
+  pasta: string;
+  localPorts: readonly number[];
+}
+
+/**
+ * The server's /etc/resolv.conf with a network of its own: the host's search domains and options,
+ * with DNS_ADDRESS as its only nameserver (the host's may be on a loopback the server cannot reach).
+ */
+export function privateResolvConf(hostResolvConf: string): string {
+  const kept = hostResolvConf.split('\n').filter((line) => /^\s*(search|domain|options)\s/.test(line));
+  return [`# Written by MCP Roots Manager: DNS through pasta to this computer's resolver.`, `nameserver ${DNS_ADDRESS}`, ...kept, ''].join('\n');
+}
+
+/** Writes privateResolvConf under the data folder (hidden from every server) and returns its path, for bwrap to show at /etc/resolv.conf. */
+export function writePrivateResolvConf(dataDir: string): string {
+  let host = '';
+  try {
+    host = fs.readFileSync('/etc/resolv.conf', 'utf8');
+  } catch {
+    // No resolver configured here: the server gets DNS_ADDRESS alone, and pasta answers nothing.
+  }
+  const file = path.join(dataDir, 'sandbox', 'resolv.conf');
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const text = privateResolvConf(host);
+  // Rewritten only when it changed: a running server's bind shows the file it was started with.
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  if (current !== text) {
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, text, { mode: 0o644 });
+    fs.renameSync(temp, file);
+  }
+  return file;
+}
 
 /** The narrowest fixes for a browser that cannot start with the network shared, in the order offered. */
 export const BROWSER_FIX = 'install the "passt" package (pasta gives each network-on server a network of its own, where browsers run), or turn this server\'s network off if it does not need the network';
@@ -61,9 +111,9 @@ export function privateNetworkFix(serverName: string): string {
 }
 
 /** pasta's command line to configure the network namespace of bwrap's first child (host pid). */
-export function pastaArgs(childPid: number, uid: number | undefined = process.getuid?.(), pidFile?: string): string[] {
+export function pastaArgs(childPid: number, localPorts: readonly number[], uid: number | undefined = process.getuid?.(), pidFile?: string): string[] {
   return [
-    ...PASTA_POLICY,
+    ...pastaPolicy(localPorts),
     '--quiet',
     // Where it says its own pid once configured: it must be stopped with the sandbox (below).
     ...(pidFile ? ['--pid', pidFile] : []),
@@ -166,7 +216,8 @@ function stopper(child: ChildProcess): () => void {
  * call it when the sandbox has ended. Rejects (with pasta's own words) when that fails or takes over
  * `timeoutMs`; the caller then stops the sandbox, which never ran the server without its network.
  */
-export async function attachPrivateNetwork(pasta: string, pid: number | undefined, block: Writable | null | undefined, timeoutMs = 15_000): Promise<() => void> {
+export async function attachPrivateNetwork(network: PrivateNetwork, pid: number | undefined, block: Writable | null | undefined, timeoutMs = 15_000): Promise<() => void> {
+  const { pasta, localPorts } = network;
   if (!pid || !block) throw new Error('the sandbox was started without the pipe of its private network');
   const deadline = Date.now() + timeoutMs;
   if (!(await unshared(pid, deadline))) throw new Error('the sandbox ended, or did not make its network namespace, before pasta could set it up');
@@ -176,7 +227,7 @@ export async function attachPrivateNetwork(pasta: string, pid: number | undefine
   // and closing it would end pasta at its next message. Read for the failure's words, then let go.
   const errFile = path.join(dir, 'stderr');
   const errFd = fs.openSync(errFile, 'w+', 0o600);
-  const args = [...pastaArgs(pid, process.getuid?.(), pidFile), '--foreground'];
+  const args = [...pastaArgs(pid, localPorts, process.getuid?.(), pidFile), '--foreground'];
   const setpriv = findSetpriv();
   let child: ChildProcess | undefined;
   try {
@@ -241,7 +292,7 @@ export async function probePrivateNetwork(bwrap: string, pasta: string | undefin
     trial.once('close', (code) => resolve(code));
   });
   try {
-    const stop = await attachPrivateNetwork(pasta, trial.pid, trial.stdio[3] as Writable, timeoutMs);
+    const stop = await attachPrivateNetwork({ pasta, localPorts: [] }, trial.pid, trial.stdio[3] as Writable, timeoutMs);
     void exited.then(stop);
   } catch (error) {
     trial.kill('SIGKILL');

@@ -42,6 +42,8 @@ export interface SelfCheckInput {
   network?: 'off' | 'private' | 'shared' | undefined;
   /** Shared: why it is not private (pasta missing or refused), said with the fix a browser needs. */
   networkWhy?: string | undefined;
+  /** With a private network: the ports of this computer's loopback pasta forwards to it (none by default). */
+  localPorts?: readonly number[] | undefined;
   /** The limits it was started with (resource-limits.ts): each must be in force. */
   limits?: ResourceLimits | undefined;
   /** Mounts were bound by path (bwrap before 0.8): the detail must not claim each is the checked folder. */
@@ -256,7 +258,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
           : `${counts.root} root(s) mounted with their grant's mode, ${input.boundByPath ? 'bound by path (bwrap before 0.8: a swap at start is NOT excluded)' : 'each the folder that was checked'}; ` +
             `${counts.protected} protected path(s) read-only${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; ${counts.anchor} folder(s) above the data folder and protected paths pinned; `) +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}; ` +
-        networkText(input.network, input.networkWhy) +
+        networkText(input.network, input.networkWhy, input.localPorts ?? []) +
         (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
         (input.live ? '; grants applied live (a new table of its file view)' : `; ${STATIC_PROTECTION}`) +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
@@ -362,11 +364,13 @@ async function checkView(target: number, view: NonNullable<SelfCheckInput['view'
 }
 
 /** The server's network in words, with what it means for Unix sockets (checked above: its namespace). */
-function networkText(network: SelfCheckInput['network'], why: string | undefined): string {
+function networkText(network: SelfCheckInput['network'], why: string | undefined, localPorts: readonly number[]): string {
   const own = "a network namespace of its own (checked), so the host's abstract Unix sockets (X11, D-Bus) are unreachable and Unix sockets are allowed";
   if (network === 'off') return `network off: ${own}`;
-  if (network === 'private') return `network on through pasta: ${own}; ports on this machine's loopback reachable at 127.0.0.1, nothing reaches the server from outside`;
-  if (network === 'shared') return `network shared with the host, so Unix sockets are refused (${why ?? 'no private network'}): a browser cannot start here; to fix it, ${BROWSER_FIX}`;
+  // pasta's settings, not a connection tried from inside: said as settings (sandbox-network.test.ts tries them).
+  const loopback = localPorts.length === 0 ? "this computer's loopback closed to it" : `this computer's loopback closed to it except port(s) ${localPorts.join(', ')}, opened by you`;
+  if (network === 'private') return `network on through pasta: ${own}; ${loopback} and nothing reaches it from outside (pasta's settings)`;
+  if (network === 'shared') return `network shared with the host, so Unix sockets are refused and this computer's loopback open to it (${why ?? 'no private network'}): a browser cannot start here; to fix it, ${BROWSER_FIX}`;
   return 'network not described';
 }
 

@@ -36,6 +36,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'config-network-off': 'activityMsg.configNetworkOff',
   'config-own-sandboxes-on': 'activityMsg.configOwnSandboxesOn',
   'config-own-sandboxes-off': 'activityMsg.configOwnSandboxesOff',
+  'config-local-ports': 'activityMsg.configLocalPorts',
   'config-changed': 'activityMsg.configChanged',
   'config-limits': 'activityMsg.configLimits',
   'limit-tasks': 'activityMsg.limitTasks',

@@ -1,4 +1,4 @@
-// A server's Sandbox, Network and Own sandboxes switches (server detail). Turning the sandbox off asks first;
+// A server's Sandbox, Network and Own sandboxes switches, and the ports of this computer it may reach (server detail). Turning the sandbox off asks first;
 // turning it on, and the network either way, take effect at once (the host restarts the server).
 // Network off binds only inside the sandbox, so its help says so when the server is not enforced.
 import { useId, useState } from 'react';
@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { confinementLook, enforcesModes } from './confinement-view.js';
 import { InlineError } from './inline-error.js';
+import { LocalPortsField } from './local-ports-field.js';
 import { SandboxOffDialog } from './sandbox-off-dialog.js';
 import { Switch } from './switch.js';
 
@@ -64,6 +65,7 @@ export function SandboxSwitches({ server }: { server: ServerView }) {
           </p>
         </div>
       )}
+      {server.sandbox && server.network && <LocalPortsField server={server} />}
       <InlineError error={update.error} onDismiss={update.clearError} />
       <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
     </>

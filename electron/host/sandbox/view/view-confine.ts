@@ -13,7 +13,7 @@ import type { Duplex, Readable, Writable } from 'node:stream';
 import type { BwrapPlan } from '../bwrap-plan.js';
 import { PRIVATE_TMP } from '../bwrap-plan.js';
 import { identityOf, openMountDescriptors, type OpenedDescriptors, type PathIdentity } from '../mount-descriptors.js';
-import { attachPrivateNetwork } from '../private-network.js';
+import { attachPrivateNetwork, type PrivateNetwork } from '../private-network.js';
 import { rlimitsPrefix, type ResourceLimits } from '../resource-limits.js';
 import { cgroupPrefix } from '../server-cgroup.js';
 import type { GrantedFolder, SandboxMount } from '../sandbox-types.js';
@@ -35,8 +35,8 @@ export interface ViewConfineInput {
   limits: ResourceLimits | undefined;
   /** The seccomp filter's file, opened at each spawn after the program folders' descriptors. */
   filterFile: string | undefined;
-  /** pasta, when the server's network is on through a namespace of its own. */
-  pasta: string | undefined;
+  /** pasta and its ports, when the server's network is on through a namespace of its own. */
+  network: PrivateNetwork | undefined;
   /** Program folders bound by bwrap, each with the identity it must still have at the spawn. */
   bound: readonly { path: string; identity: PathIdentity }[];
 }
@@ -84,7 +84,8 @@ export function confineWithView(input: ViewConfineInput): ViewConfined {
   // Descriptors, in the child's stdio after 0-2: the program folders bwrap binds, the filter, the
   // private network's block pipe, then the control socket (a pipe: libuv makes it a socket pair).
   const fdCount = input.plan.descriptors.length + (input.filterFile ? 1 : 0);
-  const blockPipe = input.pasta !== undefined && input.plan.blockFd !== undefined;
+  const network = input.network;
+  const blockPipe = network !== undefined && input.plan.blockFd !== undefined;
   const controlFd = 3 + fdCount + (blockPipe ? 1 : 0);
   const keep = [...Array.from({ length: fdCount }, (_, i) => 3 + i), ...(blockPipe ? [3 + fdCount] : [])];
   const helperArgs = [
@@ -124,7 +125,7 @@ export function confineWithView(input: ViewConfineInput): ViewConfined {
           await session.apply(rules, entries);
           const holder = await session.holder;
           sessions.set(pid, session);
-          const stop = blockPipe ? await attachPrivateNetwork(input.pasta as string, holder, pipes[0] as Writable) : undefined;
+          const stop = blockPipe ? await attachPrivateNetwork(network as PrivateNetwork, holder, pipes[0] as Writable) : undefined;
           return () => {
             sessions.delete(pid);
             stop?.();
