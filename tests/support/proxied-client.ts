@@ -25,7 +25,7 @@ export interface ProxiedClientOptions {
   env?: Record<string, string>;
 }
 
-const open: { client: Client; stderr: () => string; pid: number | undefined }[] = [];
+const open: { client: Client; stderr: () => string; transport: InPlaceStdioClientTransport }[] = [];
 
 export async function proxiedClient(configDir: string, server: string, options: ProxiedClientOptions = {}): Promise<Client> {
   if (options.entry === 'built') await ensureBuilt();
@@ -60,30 +60,11 @@ export async function proxiedClient(configDir: string, server: string, options: 
     // The proxy lives on after a refused handshake (the transport keeps it for another one), retrying
     // its server and writing under the config folder: it ends before the test goes on, or the test's
     // cleanup races it (ENOTEMPTY in proxy-refusals, in CI).
-    // The SDK closed the transport already (its pid is null now): the one it spawned, by spawnedPid.
-    await endProxy(transport.spawnedPid, () => transport.close());
+    await endProxy(transport, () => transport.close());
     throw new Error(`${(error as Error).message}; proxy stderr: ${stderr}`, { cause: error });
   }
-  open.push({ client, stderr: () => stderr, pid: transport.pid ?? undefined });
+  open.push({ client, stderr: () => stderr, transport });
   return client;
-}
-
-/** Stops a process and waits until it is gone (SIGTERM, then SIGKILL after 10 s). */
-async function ended(pid: number): Promise<void> {
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!alive()) return;
-  process.kill(pid, 'SIGTERM');
-  await waitFor(() => !alive(), { what: `the proxy (pid ${pid}) to end`, timeoutMs: 10_000 }).catch(() => {
-    if (alive()) process.kill(pid, 'SIGKILL');
-    return waitFor(() => !alive(), { what: `the proxy (pid ${pid}) to end after SIGKILL`, timeoutMs: 10_000 });
-  });
 }
 
 /**
@@ -92,15 +73,27 @@ async function ended(pid: number): Promise<void> {
  * a temp folder's removal races their last writes (ENOTEMPTY in proxy-refusals, under load).
  */
 export async function closeProxiedClients(): Promise<void> {
-  await Promise.all(open.splice(0).map(({ client, pid }) => endProxy(pid, () => client.close())));
+  await Promise.all(open.splice(0).map(({ client, transport }) => endProxy(transport, () => client.close())));
 }
 
-/** Closes a proxy's stdio, then waits until it and every process it had started are gone. */
-async function endProxy(pid: number | undefined, close: () => Promise<void>): Promise<void> {
+/**
+ * Closes a proxy's stdio, then waits until it (SIGTERM, then SIGKILL after 10 s) and every process
+ * it had started are gone. The proxy is signalled through its transport's child process, never by a
+ * bare pid: a reaped proxy's pid was once another test's process, which this killed (package-scripts, in CI).
+ */
+async function endProxy(transport: InPlaceStdioClientTransport, close: () => Promise<void>): Promise<void> {
+  const pid = transport.spawnedPid;
   // Read while the proxy still runs: once it has ended, its children are PID 1's.
-  const started = pid ? descendantsOf(pid) : [];
+  const started = pid && transport.exit === undefined ? descendantsOf(pid) : [];
   await close().catch(() => undefined);
-  if (pid) await ended(pid);
+  const over = () => transport.exit !== undefined;
+  if (!over()) {
+    transport.signal('SIGTERM');
+    await waitFor(over, { what: `the proxy (pid ${pid}) to end`, timeoutMs: 10_000 }).catch(() => {
+      transport.signal('SIGKILL');
+      return waitFor(over, { what: `the proxy (pid ${pid}) to end after SIGKILL`, timeoutMs: 10_000 });
+    });
+  }
   await waitFor(() => !started.some(isRunning), { what: `what the proxy (pid ${pid}) started to end`, timeoutMs: 30_000, explain: () => started.filter(isRunning).join(', ') });
 }
 

@@ -163,9 +163,18 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
     return { code: child.exitCode, signal: child.signalCode };
   }
 
-  /** The child's pid, kept after a close (the SDK's `pid` is null then): to wait for its end. */
+  /** The child's pid, kept after a close (the SDK's `pid` is null then): to name it and read its children while it runs. */
   get spawnedPid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * Signals the child while it has not ended, whatever the SDK's session did. By the child process,
+   * never by a bare pid: once the child is reaped its pid may be another process's.
+   */
+  signal(signal: NodeJS.Signals): void {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
   }
 
   /** True while the child runs (a held close leaves it running). */
