@@ -92,6 +92,12 @@ export type ChangeSource = 'this-app' | 'cli' | 'other';
 export type GrantMode = 'read-write' | 'read-only';
 
 /**
+ * A new grant's mode when none is chosen: a click in the Access grid, a bulk Share, `mcp-roots grant`
+ * without a mode. Least privilege: read-write is a second, deliberate step (#30).
+ */
+export const NEW_GRANT_MODE: GrantMode = 'read-only';
+
+/**
  * Everything persisted. `grants[serverId]` maps each root that server may see to its mode, in the
  * registry's root order.
  */

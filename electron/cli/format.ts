@@ -125,9 +125,10 @@ function granted(server: ServerReport, roots: readonly RootReport[]): string {
   const names = server.grantedRootIds.map((id) => {
     const root = byId.get(id);
     if (!root) return id;
-    const label = readOnly.has(id) ? `${root.label} (read-only)` : root.label;
-    if (effective.has(id) || !server.enabled || !server.sharing) return label;
-    return `${label} (hidden: ${root.access.state})`;
+    // Each root its own mode: "a, b (read-only)" read as both read-only (#30).
+    const mode = readOnly.has(id) ? 'read-only' : 'read-write';
+    if (effective.has(id) || !server.enabled || !server.sharing) return `${root.label} (${mode})`;
+    return `${root.label} (${mode}, hidden: ${root.access.state})`;
   });
   const off = !server.enabled ? ' (not told: disabled)' : !server.sharing ? ' (not told: sharing off)' : '';
   return `${names.join(', ')}${off}`;

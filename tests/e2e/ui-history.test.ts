@@ -43,10 +43,11 @@ describe('history across servers', () => {
     // so two writes it sees at once would be one change (their net effect, by the last writer).
     const grantEntries = () => host.history().filter(({ entry }) => entry.kind === 'grants').length;
     const seen = (count: number) => waitFor(() => grantEntries() === count, { what: `grant entry ${count}`, timeoutMs: 10_000 });
-    await host.setGrants([filesystem.id], [rootA!], true);
+    await host.setGrants([filesystem.id], [rootA!], true, 'read-write');
     await seen(1);
     expect((await runMain(['--config-dir', session.configDir, 'grant', '--read-only', 'filesystem', b])).code).toBe(0);
     await seen(2);
+    // Without a mode the CLI grants read-only (least privilege, #30).
     expect((await runMain(['--config-dir', session.configDir, 'grant', 'notes', a])).code).toBe(0);
     await seen(3);
     await editRegistry(session.configDir, (editor) => editor.setGrants([notes.id], [rootA!], false));
@@ -58,8 +59,8 @@ describe('history across servers', () => {
     await row(`Granted ${tilde(b)} (read-only), from the CLI.`).waitFor();
     await expect(row(`Granted ${tilde(b)} (read-only), from the CLI.`).textContent()).resolves.toContain('filesystem');
     await row(`Granted ${tilde(a)} (read-write), from this app.`).waitFor();
-    await row(`Granted ${tilde(a)} (read-write), from the CLI.`).filter({ hasText: 'notes' }).waitFor();
-    await row(`Revoked ${tilde(a)} (read-write), from another process.`).filter({ hasText: 'notes' }).waitFor();
+    await row(`Granted ${tilde(a)} (read-only), from the CLI.`).filter({ hasText: 'notes' }).waitFor();
+    await row(`Revoked ${tilde(a)} (read-only), from another process.`).filter({ hasText: 'notes' }).waitFor();
 
     await lookEverywhere(page, 'history', { sizes: SCREEN_SIZES });
 

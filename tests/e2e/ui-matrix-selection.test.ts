@@ -71,4 +71,34 @@ describe('matrix selection', () => {
     await page.getByRole('group', { name: 'Change many at once' }).getByText('1 folder × 1 server').waitFor();
     await lookEverywhere(page, 'matrix-selection', { sizes: SCREEN_SIZES });
   });
+
+  it('shares many at once read-only unless read-write is chosen beside Share, and leaves out servers in error, saying so', async () => {
+    const { page, host } = session;
+    // A server that exits at once ends in error: a Share must not give it folders nobody looked at again.
+    const broken = await host.addServer({ name: 'broken', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'], env: {} }, enabled: true, sharing: true });
+    await waitFor(() => host.getState().servers.find((server) => server.id === broken.id)?.status.state === 'error', { what: 'the broken server in error', timeoutMs: 30_000 });
+    const everything = host.getState().servers.find((server) => server.name === 'everything')!.id;
+    const rootIds = host.getState().roots.map((root) => root.id);
+    await page.getByRole('tab', { name: 'Access' }).click();
+    const bulk = page.getByRole('group', { name: 'Change many at once' });
+    const rowSelect = page.getByRole('checkbox', { name: 'Select folder project-b' });
+    if (!(await rowSelect.isChecked())) await rowSelect.check();
+    for (const name of ['Select server everything', 'Select server broken']) {
+      const mark = page.getByRole('checkbox', { name });
+      if (!(await mark.isChecked())) await mark.check();
+    }
+    const mode = bulk.getByRole('combobox', { name: 'Share as' });
+    expect(await mode.inputValue()).toBe('read-only');
+    await bulk.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByText('Left out, in error: broken. Share with them once they run.').waitFor();
+    const projectB = rootIds.find((id) => host.getState().roots.find((root) => root.id === id)?.name === 'project-b')!;
+    await waitFor(() => host.model.current.grants[everything]?.[projectB] === 'read-only', { what: 'project-b shared read-only' });
+    expect(host.model.current.grants[broken.id] ?? {}).toEqual({});
+    // Read-write is the deliberate choice beside the button.
+    await mode.selectOption('read-write');
+    await bulk.getByRole('button', { name: 'Share', exact: true }).click();
+    await waitFor(() => host.model.current.grants[everything]?.[projectB] === 'read-write', { what: 'project-b read-write once chosen' });
+    expect(host.model.current.grants[broken.id] ?? {}).toEqual({});
+    await lookEverywhere(page, 'matrix-bulk-share', { sizes: SCREEN_SIZES });
+  });
 });

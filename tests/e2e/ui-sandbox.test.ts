@@ -128,7 +128,7 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     const docs = tempDir('mcp-roots-sandbox-modes-');
     const [root] = (await host.addRoots([docs])).added;
     const server = await host.addServer({ name: 'confined', transport: filesystemServer(), enabled: true, sharing: true });
-    await host.setGrants([server.id], [root!.id], true);
+    await host.setGrants([server.id], [root!.id], true, 'read-write');
     await waitVerified(host, server.id);
     const mode = () => registryFile(host).grants[server.id]?.[root!.id];
     expect(mode()).toBe('read-write');
@@ -157,9 +157,12 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     // R on a cell that is not granted changes nothing (there is no mode to change).
     await page.keyboard.press('r');
     await page.keyboard.press('Space');
-    await waitFor(() => mode() === 'read-write', { what: 'a new grant, read-write by default' });
-    await cell(': read-write').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Share ${root!.name} with confined: read-write`);
+    // Least privilege (#30): a new grant is read-only; read-write is the second, deliberate step (R).
+    await waitFor(() => mode() === 'read-only', { what: 'a new grant, read-only by default' });
+    await cell(': read-only').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Share ${root!.name} with confined: read-only`);
+    await page.keyboard.press('r');
+    await waitFor(() => mode() === 'read-write', { what: 'read-write after R on the new grant' });
   });
 
   it('offers the folders a command line names on import and in the detail, one by one, granting nothing unasked', async () => {
@@ -206,8 +209,9 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await waitFor(() => registryFile(host).roots.length === 1, { what: 'the new root in the registry file' });
     const granted = registryFile(host);
     expect(granted.roots.map((root) => root.path)).toEqual([projects]);
-    await waitFor(() => registryFile(host).grants[id]?.[granted.roots[0]!.id] === 'read-write', { what: 'the grant in the registry file' });
-    expect(registryFile(host).grants[id]).toEqual({ [granted.roots[0]!.id]: 'read-write' });
+    // Read-only, as every grant made without a choice of mode (#30): read-write is a second step.
+    await waitFor(() => registryFile(host).grants[id]?.[granted.roots[0]!.id] === 'read-only', { what: 'the grant in the registry file' });
+    expect(registryFile(host).grants[id]).toEqual({ [granted.roots[0]!.id]: 'read-only' });
 
     // Replace the other with ${roots}: the grants decide what it is started with.
     await offer.getByRole('button', { name: `Replace with \${roots}: ${notes}` }).click();

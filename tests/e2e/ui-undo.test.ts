@@ -30,7 +30,7 @@ describe('undo from a toast', () => {
     const [alpha, beta, gamma] = added.map((root) => root.id) as [string, string, string];
     const one = await host.addServer({ name: 'one', transport: stdio, enabled: false, sharing: true });
     const two = await host.addServer({ name: 'two', transport: stdio, enabled: false, sharing: true });
-    await host.setGrants([one.id, two.id], [alpha, beta, gamma], true);
+    await host.setGrants([one.id, two.id], [alpha, beta, gamma], true, 'read-write');
     await host.setGrants([one.id], [alpha], true, 'read-only');
     const grantsBefore = structuredClone(host.model.current.grants);
     const toast = page.getByTestId('undo-toast');
@@ -67,7 +67,7 @@ describe('undo from a toast', () => {
     const bulk = page.getByRole('group', { name: 'Change many at once' });
     await bulk.getByRole('button', { name: 'Stop sharing' }).click();
     await toast.getByText('Stopped 3 shares (folder and server pairs).').waitFor();
-    await host.setGrants([one.id], [beta], true);
+    await host.setGrants([one.id], [beta], true, 'read-write');
     await host.setGrants([one.id], [beta], false);
     await toast.getByRole('button', { name: 'Undo' }).click();
     await toast.waitFor({ state: 'detached' });

@@ -282,7 +282,7 @@ describe.runIf(support.kind === 'bwrap' && fs.existsSync(chromium))('popular MCP
     it.concurrent.for(SERVERS)('$name', { timeout: 180_000 }, async (server, { skip }) => {
       skipUnbuilt(server, 'app', skip);
       const record = await host.addServer({ name: server.name, transport: server.transport(world), enabled: false, sharing: true, network: server.network ?? true, allowLocal: server.allowLocal?.(world) });
-      await host.setGrants([record.id], [rootId], true);
+      await host.setGrants([record.id], [rootId], true, 'read-write');
       await host.setEnabled(record.id, true);
       const view = () => host.getState().servers.find((entry) => entry.id === record.id);
       await waitFor(() => view()?.status.state === 'connected' && view()?.status.confinement?.selfCheck, {
@@ -303,7 +303,7 @@ describe.runIf(support.kind === 'bwrap' && fs.existsSync(chromium))('popular MCP
         const { added } = await editor.addRoots([world.granted]);
         for (const server of SERVERS) {
           const record = await editor.addServer({ name: server.name, transport: server.transport(world), enabled: true, sharing: true, sandbox: true, network: server.network ?? true, allowLocal: server.allowLocal?.(world), askForFolders: true });
-          await editor.setGrants([record.id], [added[0]?.id as string], true);
+          await editor.setGrants([record.id], [added[0]?.id as string], true, 'read-write');
         }
       });
     });

@@ -40,7 +40,7 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     const [a, b, c] = [folderWith('a', 'in a'), folderWith('b', 'in b'), folderWith('c', 'in c')];
     const [rootA, rootB, rootC] = [await addRoot(host, a.dir), await addRoot(host, b.dir), await addRoot(host, c.dir)];
     const server = await addConnectedServer(host, 'any-path', anyPathServer());
-    await host.setGrants([server], [rootA], true);
+    await host.setGrants([server], [rootA], true, 'read-write');
     await host.setGrants([server], [rootB], true, 'read-only');
     const call = (tool: string, args: Record<string, unknown>) => callText(host, server, tool, args);
     await waitFor(async () => (await call('read', { path: a.file })) === 'in a', { what: 'folder A after the grant' });
@@ -55,7 +55,7 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     expect(await call('read', { path: host.store.path })).toMatch(/^ERROR ENOENT/);
 
     // A live grant opens C; a live revoke closes A; a mode change makes B writable.
-    await host.setGrants([server], [rootC], true);
+    await host.setGrants([server], [rootC], true, 'read-write');
     await waitFor(async () => (await call('read', { path: c.file })) === 'in c', { what: 'folder C after the live grant' });
     await host.setGrants([server], [rootA], false);
     await waitFor(async () => /^ERROR ENOENT/.test(await call('read', { path: a.file })), { what: 'folder A gone after the revoke' });
@@ -70,8 +70,8 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     const [rootA, rootB] = [await addRoot(host, a.dir), await addRoot(host, b.dir)];
     const one = await addConnectedServer(host, 'one', anyPathServer());
     const two = await addConnectedServer(host, 'two', anyPathServer());
-    await host.setGrants([one], [rootA], true);
-    await host.setGrants([two], [rootB], true);
+    await host.setGrants([one], [rootA], true, 'read-write');
+    await host.setGrants([two], [rootB], true, 'read-write');
     await waitFor(async () => (await callText(host, one, 'read', { path: a.file })) === 'only for one', { what: 'one sees A' });
     await waitFor(async () => (await callText(host, two, 'read', { path: b.file })) === 'only for two', { what: 'two sees B' });
     expect(await callText(host, one, 'read', { path: b.file })).toMatch(/^ERROR ENOENT/);
@@ -84,7 +84,7 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     const rootId = await addRoot(host, folder.dir);
     const npx: StdioTransportConfig = { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'], env: {}, cwd: repoRoot };
     const server = await addConnectedServer(host, 'npx-filesystem', npx);
-    await host.setGrants([server], [rootId], true);
+    await host.setGrants([server], [rootId], true, 'read-write');
     await waitFor(async () => (await callText(host, server, 'list_allowed_directories')).includes(folder.dir), { what: 'the granted folder' });
     expect(host.getState().servers.find((view) => view.id === server)?.status.confinement).toMatchObject({ state: 'enforced', selfCheck: { verified: true } });
     expect(await callText(host, server, 'read_text_file', { path: folder.file })).toBe('hello');
@@ -145,7 +145,7 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through the app', () =
     expect(starts()).toBe(2);
 
     const rootId = await addRoot(host, project.dir);
-    await host.setGrants([server.id], [rootId], true);
+    await host.setGrants([server.id], [rootId], true, 'read-write');
     await waitFor(() => status()?.state === 'connected', { what: 'the server to start once granted', timeoutMs: 30_000 });
     expect(status()?.held).toBeUndefined();
     expect(await callText(host, server.id, 'read_text_file', { path: project.file })).toBe('needed');
@@ -160,7 +160,7 @@ describe('where bubblewrap is missing', () => {
     const folder = folderWith('advisory', 'told, not enforced');
     const rootId = await addRoot(host, folder.dir);
     const server = await addConnectedServer(host, 'advisory', anyPathServer());
-    await host.setGrants([server], [rootId], true);
+    await host.setGrants([server], [rootId], true, 'read-write');
     await waitFor(async () => (await callText(host, server, 'read', { path: folder.file })) === 'told, not enforced', { what: 'the folder' });
     expect(host.getState().servers.find((view) => view.id === server)?.status.confinement).toMatchObject({ state: 'advisory', reasonCode: 'bwrap-missing' });
   });
@@ -256,7 +256,7 @@ describe.runIf(support.kind === 'bwrap')('enforced grants through mcp-roots prox
     expect(held?.error).toContain(project.dir);
     await expect(read()).rejects.toThrow(/starts again when its grants or settings change/);
 
-    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootId], true));
+    await editRegistry(configDir, (editor) => editor.setGrants([serverId], [rootId], true, 'read-write'));
     await waitFor(async () => (await read().catch(() => '')) === 'needed', { what: 'the server back after the grant, in the same session', timeoutMs: 30_000, explain: () => proxyStderr(client) });
     expect((await listLiveProxies(configDir))[0]?.held).toBeUndefined();
   });

@@ -43,7 +43,7 @@ describe('grant activity', () => {
     const sees = async () => allowedDirectories(await callText(host, serverId, 'list_allowed_directories'));
 
     // This app grants a, read-write.
-    await host.setGrants([serverId], [rootA], true);
+    await host.setGrants([serverId], [rootA], true, 'read-write');
     const byApp = await nextGrantEntry(0);
     expect(byApp).toMatchObject({
       code: 'grants-changed',

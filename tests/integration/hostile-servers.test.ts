@@ -20,7 +20,7 @@ async function healthyNeighbour(host: RootsHost): Promise<{ id: string; folder: 
   const folder = tempDir('neighbour-');
   const rootId = await addRoot(host, folder);
   const id = await addConnectedServer(host, 'neighbour', filesystemServer());
-  await host.setGrants([id], [rootId], true);
+  await host.setGrants([id], [rootId], true, 'read-write');
   await waitFor(async () => allowedDirectories(await callText(host, id, 'list_allowed_directories')).includes(folder), {
     what: 'neighbour sees its folder',
   });
@@ -133,7 +133,7 @@ describe('hostile servers', () => {
     // The neighbour's update goes through while the flood runs.
     const more = tempDir('neighbour-more-');
     const moreId = await addRoot(host, more);
-    await host.setGrants([neighbour.id], [moreId], true);
+    await host.setGrants([neighbour.id], [moreId], true, 'read-write');
     await waitFor(async () => allowedDirectories(await callText(host, neighbour.id, 'list_allowed_directories')).includes(more), {
       what: 'the neighbour sees its new folder during the flood',
     });

@@ -29,7 +29,7 @@ describe('protocol eras and connections', () => {
     expect(status).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', eraReason: 'modern-only' });
 
     expect(JSON.parse(await callText(host, modern, 'list-roots'))).toEqual([]);
-    await host.setGrants([modern], [rootId], true);
+    await host.setGrants([modern], [rootId], true, 'read-write');
     // No list_changed exists in this era: a call carries the new answer (once its sandbox, restarted
     // with the new folder mounted, is back).
     const expected = [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }];
@@ -64,7 +64,7 @@ describe('protocol eras and connections', () => {
     const folder = tempDir('shared-');
     const rootId = await addRoot(host, folder);
     const everything = await addConnectedServer(host, 'everything', everythingServer());
-    await host.setGrants([everything], [rootId], true);
+    await host.setGrants([everything], [rootId], true, 'read-write');
     const uri = pathToFileURL(folder).href;
     await waitFor(async () => (await callText(host, everything, 'get-roots-list')).includes(uri), { what: 'root visible' });
 

@@ -70,7 +70,7 @@ export async function addCountedServer(host: RootsHost, name: string, inner: Std
   const countFile = path.join(countDir, 'starts');
   const rootId = await addRoot(host, countDir);
   const server = await host.addServer({ name, transport: countingWrapper(inner, countFile), enabled: false, sharing: true });
-  await host.setGrants([server.id], [rootId], true);
+  await host.setGrants([server.id], [rootId], true, 'read-write');
   await host.setEnabled(server.id, true);
   return { id: server.id, countFile };
 }

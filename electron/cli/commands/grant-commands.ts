@@ -1,7 +1,7 @@
 // `mcp-roots grant|revoke SERVER ROOT...` and `mcp-roots status`: each says exactly what changed,
 // and what did not (a root that was already granted, or never was).
 import { Option, type Command } from 'commander';
-import type { GrantMode, RootRecord, ServerRecord } from '../../../shared/domain.js';
+import { NEW_GRANT_MODE, type GrantMode, type RootRecord, type ServerRecord } from '../../../shared/domain.js';
 import type { CliContext } from '../cli-context.js';
 import { formatStatus } from '../format.js';
 import type { RegistrySession } from '../registry-session.js';
@@ -16,8 +16,8 @@ export function addGrantCommands(program: Command, context: CliContext): void {
     .description('let a server see roots')
     .argument('<server>', 'id, short id or name')
     .argument('<root...>', 'id, short id, name or path')
-    .addOption(new Option('--read-only', 'a read-only grant (binding only where the OS sandbox runs the server)').conflicts('readWrite'))
-    .option('--read-write', 'it may also change them (the default for a new grant)')
+    .addOption(new Option('--read-only', 'a read-only grant, the default for a new one (binding only where the OS sandbox runs the server)').conflicts('readWrite'))
+    .option('--read-write', 'it may also change them')
     .addOption(jsonOption())
     .helpGroup(GROUP.folders)
     .addHelpText('after', '\nA grant given again without --read-only or --read-write keeps its mode.')
@@ -55,8 +55,8 @@ async function setGrants(context: CliContext, serverRef: string, rootRefs: strin
     const roots = [...new Map(rootRefs.map((ref) => findRoot(registry, ref, context.pathContext)).map((root) => [root.id, root])).values()];
     const before = { ...(registry.grants[server.id] ?? {}) };
     const { grant, mode } = change;
-    // What each root's grant becomes: a new grant is read-write unless told; an old one keeps its mode unless told.
-    const after = (root: RootRecord): GrantMode | undefined => (grant ? (mode ?? before[root.id] ?? 'read-write') : undefined);
+    // What each root's grant becomes: a new grant is read-only unless told; an old one keeps its mode unless told.
+    const after = (root: RootRecord): GrantMode | undefined => (grant ? (mode ?? before[root.id] ?? NEW_GRANT_MODE) : undefined);
     const changing = roots.filter((root) => before[root.id] !== after(root));
     const unchanged = roots.filter((root) => before[root.id] === after(root));
     if (changing.length > 0) {
@@ -77,9 +77,9 @@ async function setGrants(context: CliContext, serverRef: string, rootRefs: strin
     if (grant) {
       const added = changing.filter((root) => before[root.id] === undefined);
       const modeChanged = changing.filter((root) => before[root.id] !== undefined);
-      if (added.length > 0) context.print(`granted ${names(added)} to ${server.name}${after(added[0] as RootRecord) === 'read-only' ? ' (read-only)' : ''}`);
+      if (added.length > 0) context.print(`granted ${names(added)} to ${server.name} (${after(added[0] as RootRecord)})`);
       for (const root of modeChanged) context.print(`${server.name} now has ${name(root)} ${after(root)} (was ${before[root.id]})`);
-      if (unchanged.length > 0) context.print(`${server.name} already had ${unchanged.map((root) => `${name(root)}${before[root.id] === 'read-only' ? ' (read-only)' : ''}`).join(', ')}`);
+      if (unchanged.length > 0) context.print(`${server.name} already had ${unchanged.map((root) => `${name(root)} (${before[root.id]})`).join(', ')}`);
       const caveat = grantCaveat(session, server, changing);
       if (caveat) context.print(caveat);
     } else {

@@ -1,7 +1,7 @@
 // Pure edits of the registry: each takes a registry and returns a new one (or throws a CodedError).
 // The host queues them, so an edit can be re-applied on top of a file another process just changed.
 import { randomUUID } from 'node:crypto';
-import type { GrantMode, PathMapping, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings, TransportConfig } from '../../../shared/domain.js';
+import { NEW_GRANT_MODE, type GrantMode, type PathMapping, type Registry, type RootId, type RootRecord, type ServerId, type ServerRecord, type Settings, type TransportConfig } from '../../../shared/domain.js';
 import { CodedError } from '../../../shared/result.js';
 import type { ServerLimits } from '../../../shared/server-limits.js';
 import { dropChoicesOfGone, withChoice } from './grant-opt-ins.js';
@@ -194,7 +194,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
       for (const rootId of rootIds) {
         const before = current.get(rootId);
         if (granted) {
-          const next = mode ?? before ?? 'read-write';
+          const next = mode ?? before ?? NEW_GRANT_MODE;
           if (before !== next) changed++;
           current.set(rootId, next);
           // A new grant starts protected, even where the file still holds a choice for it (a hand edit).

@@ -1,7 +1,7 @@
 // Who sees what: folders down, servers across, one checkbox per grant. Rows are virtualized and
 // memoized so 1,000 folders x 50 servers stays interactive; the grid is one Tab stop with arrow keys.
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
-import type { GrantMode, RootView, ServerView } from '../../../shared/domain.js';
+import { NEW_GRANT_MODE, type GrantMode, type RootView, type ServerView } from '../../../shared/domain.js';
 import type { HostError } from '../../../shared/result.js';
 import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
@@ -52,6 +52,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const [feedback, setFeedback] = useState<Feedback | undefined>();
   const [bulkPending, setBulkPending] = useState(false);
   const [bulkError, setBulkError] = useState<HostError | undefined>();
+  const [bulkNote, setBulkNote] = useState<string | undefined>();
   const focusWanted = useRef(false);
 
   // What is shown: the column filter first (a "shared only" view asks about the servers shown),
@@ -108,7 +109,8 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const onToggle = useCallback(
     async (root: RootView, server: ServerView, granted: boolean) => {
       const key = grantKey(root.id, server.id);
-      begin(root.id, server.id, granted);
+      // A click grants read-only (least privilege); the mark shows it at once, read-write is the ro/rw button.
+      begin(root.id, server.id, granted, granted ? NEW_GRANT_MODE : undefined);
       setFeedback(undefined);
       const result = await callSafely(client, 'grants.set', { serverIds: [server.id], rootIds: [root.id], granted });
       finish(root.id, server.id, result.ok);
@@ -177,17 +179,23 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
     [visibleRoots],
   );
 
-  const onBulk = async (granted: boolean) => {
+  const onBulk = async (granted: boolean, mode?: GrantMode) => {
+    // A server in error is left out of a Share (it would start with folders nobody looked at again), and the note says so.
+    const skipped = granted ? scopeServers.filter((server) => server.status.state === 'error') : [];
+    const targets = scopeServers.filter((server) => !skipped.includes(server));
+    setBulkNote(skipped.length > 0 ? t('matrix.bulkSkipped', { names: skipped.map((server) => server.name).join(', ') }) : undefined);
+    if (targets.length === 0) return;
     setBulkPending(true);
     setBulkError(undefined);
     const result = await callSafely(client, 'grants.set', {
-      serverIds: scopeServers.map((server) => server.id),
+      serverIds: targets.map((server) => server.id),
       rootIds: scopeRoots.map((root) => root.id),
       granted,
+      ...(granted ? { mode: mode ?? NEW_GRANT_MODE } : {}),
     });
     setBulkPending(false);
     if (!result.ok) setBulkError(result.error);
-    else if (!granted) offerUndo(result.value.undoId, t('undo.revoked', { count: result.value.changed }));
+    else if (result.value.changed > 0) offerUndo(result.value.undoId, t(granted ? 'undo.granted' : 'undo.revoked', { count: result.value.changed }));
   };
 
   return (
@@ -209,13 +217,14 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
         selectedServers={pickedServerCount}
         scopeRoots={scopeRoots.length}
         scopeServers={scopeServers.length}
-        onBulk={(granted) => void onBulk(granted)}
+        onBulk={(granted, mode) => void onBulk(granted, mode)}
         onClear={() => {
           setSelectedRoots(NOTHING);
           setSelectedServers(NOTHING);
         }}
         bulkPending={bulkPending}
         bulkError={bulkError}
+        bulkNote={bulkNote}
         onDismissBulkError={() => setBulkError(undefined)}
       />
       <div className="matrix-feedback">

@@ -1,7 +1,8 @@
 // Above the matrix: find folders and servers, choose what to see and in which order, act on the
 // selection, read the legend. The bulk scope is spelled out ("3 folders × all 5 servers") and counts
 // only what is shown, so a click never grants more than the person meant.
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { NEW_GRANT_MODE, type GrantMode } from '../../../shared/domain.js';
 import type { HostError } from '../../../shared/result.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { GrantSample, ModeSample } from './grant-toggle.js';
@@ -27,7 +28,10 @@ export interface MatrixToolbarProps {
   selectedServers: number;
   scopeRoots: number;
   scopeServers: number;
-  onBulk(granted: boolean): void;
+  /** Share (with the mode chosen beside it, read-only unless changed) or stop sharing. */
+  onBulk(granted: boolean, mode?: GrantMode): void;
+  /** What the last Share left out, and why (servers in error), in words. */
+  bulkNote?: string | undefined;
   onClear(): void;
   bulkPending: boolean;
   bulkError: HostError | undefined;
@@ -36,6 +40,7 @@ export interface MatrixToolbarProps {
 
 export function MatrixToolbar(props: MatrixToolbarProps) {
   const { t } = useI18n();
+  const [bulkMode, setBulkMode] = useState<GrantMode>(NEW_GRANT_MODE);
   const id = useId();
   const hasSelection = props.selectedRoots > 0 || props.selectedServers > 0;
   const scope = `${
@@ -68,7 +73,12 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
               <span className="matrix-toolbar__scope" aria-live="polite">
                 {scope}
               </span>
-              <button type="button" className="button button--primary button--compact" disabled={props.bulkPending} onClick={() => props.onBulk(true)}>
+              {/* Which mode Share gives, asked beside it: read-only unless the person picks read-write. */}
+              <select className="select matrix-toolbar__mode" aria-label={t('matrix.bulkMode')} value={bulkMode} onChange={(event) => setBulkMode(event.target.value as GrantMode)}>
+                <option value="read-only">{t('grantMode.readOnly')}</option>
+                <option value="read-write">{t('grantMode.readWrite')}</option>
+              </select>
+              <button type="button" className="button button--primary button--compact" disabled={props.bulkPending} onClick={() => props.onBulk(true, bulkMode)}>
                 {t('matrix.bulkGrant')}
               </button>
               <button type="button" className="button button--compact" disabled={props.bulkPending} onClick={() => props.onBulk(false)}>
@@ -99,6 +109,10 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
             {t('matrix.legendOff')}
           </li>
           <li>
+            <ModeSample look="rw" text={t('grantMode.shortReadWrite')} />
+            {t('matrix.legendReadWrite')}
+          </li>
+          <li>
             <ModeSample look="ro" text={t('grantMode.shortReadOnly')} />
             {t('matrix.legendReadOnly')}
           </li>
@@ -111,6 +125,11 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
       <p className="matrix-toolbar__count muted" role="status">
         {narrowed ? t('matrix.showing', { roots: props.shownRoots, totalRoots: props.totalRoots, servers: props.shownServers, totalServers: props.totalServers }) : ''}
       </p>
+      {props.bulkNote && (
+        <p className="field-hint field-hint--warning" role="status">
+          {props.bulkNote}
+        </p>
+      )}
       <InlineError error={props.bulkError} onDismiss={props.onDismissBulkError} />
     </div>
   );

@@ -139,7 +139,9 @@ export const de: Dictionary = {
   'matrix.nServers': { one: '{count} Server', other: '{count} Server' },
   'matrix.allServers': { one: 'der {count} Server', other: 'alle {count} Server' },
   'matrix.bulkGrant': 'Freigeben',
+  'matrix.bulkMode': 'Freigeben als',
   'matrix.bulkRevoke': 'Freigabe beenden',
+  'matrix.bulkSkipped': 'Ausgelassen, da fehlerhaft: {names}. Gib für sie frei, sobald sie laufen.',
   'matrix.clearSelection': 'Auswahl aufheben',
   'matrix.legend': 'Legende',
   'matrix.legendOn': 'Freigegeben und sichtbar',
@@ -657,6 +659,7 @@ export const de: Dictionary = {
   'undo.removedFolder': '{name} entfernt.',
   'undo.removedServer': 'Server {name} entfernt.',
   'undo.revoked': { one: '{count} Freigabe beendet (ein Ordner für einen Server).', other: '{count} Freigaben beendet (Paare aus Ordner und Server).' },
+  'undo.granted': { one: '{count} Freigabe erteilt (ein Ordner für einen Server).', other: '{count} Freigaben erteilt (Paare aus Ordner und Server).' },
 
   'sandbox.enforced': 'Erzwungen (OS-Sandbox)',
   'sandbox.advisory': 'Nur Empfehlung (nur Roots)',
@@ -727,6 +730,7 @@ export const de: Dictionary = {
   'matrix.modeTitle': '{mode}. Klicke oder drücke R, um es zu ändern.',
   'matrix.modeTitleAdvisory': 'Nur Lesen ist gewünscht, nicht erzwungen: {server} läuft gerade nicht in der OS-Sandbox. Klicke oder drücke R, um es zu ändern.',
   'matrix.legendReadOnly': 'nur Lesen (R ändert es)',
+  'matrix.legendReadWrite': 'Lesen und Schreiben (R ändert es)',
   'matrix.legendAdvisory': 'nur Lesen, nicht erzwungen',
   'matrix.failedMode': 'Konnte nicht ändern, wie {server} {root} nutzen darf:',
 

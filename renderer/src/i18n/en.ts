@@ -137,7 +137,9 @@ export const en = {
   'matrix.nServers': { one: '{count} server', other: '{count} servers' },
   'matrix.allServers': { one: 'the {count} server', other: 'all {count} servers' },
   'matrix.bulkGrant': 'Share',
+  'matrix.bulkMode': 'Share as',
   'matrix.bulkRevoke': 'Stop sharing',
+  'matrix.bulkSkipped': 'Left out, in error: {names}. Share with them once they run.',
   'matrix.clearSelection': 'Clear selection',
   'matrix.legend': 'Legend',
   'matrix.legendOn': 'Shared and visible',
@@ -655,6 +657,7 @@ export const en = {
   'undo.removedFolder': 'Removed {name}.',
   'undo.removedServer': 'Removed server {name}.',
   'undo.revoked': { one: 'Stopped {count} share (one folder with one server).', other: 'Stopped {count} shares (folder and server pairs).' },
+  'undo.granted': { one: 'Shared {count} pair (one folder with one server).', other: 'Shared {count} pairs (folder and server).' },
 
   // How a server runs: the OS sandbox (issue #11). "Enforced" is said only of a running, confined server.
   'sandbox.enforced': 'Enforced (OS sandbox)',
@@ -726,6 +729,7 @@ export const en = {
   'matrix.modeTitle': '{mode}. Click or press R to change.',
   'matrix.modeTitleAdvisory': 'Read-only is asked for, not enforced: {server} does not run in the OS sandbox now. Click or press R to change.',
   'matrix.legendReadOnly': 'read-only (R changes it)',
+  'matrix.legendReadWrite': 'read-write (R changes it)',
   'matrix.legendAdvisory': 'read-only, not enforced',
   'matrix.failedMode': 'Could not change how {server} may use {root}:',
 

@@ -139,7 +139,9 @@ export const zhCN: Dictionary = {
   'matrix.nServers': { other: '{count} 个服务器' },
   'matrix.allServers': { other: '全部 {count} 个服务器' },
   'matrix.bulkGrant': '共享',
+  'matrix.bulkMode': '共享方式',
   'matrix.bulkRevoke': '停止共享',
+  'matrix.bulkSkipped': '已跳过出错的服务器：{names}。待它们运行后再共享。',
   'matrix.clearSelection': '清除选择',
   'matrix.legend': '图例',
   'matrix.legendOn': '已共享且可见',
@@ -657,6 +659,7 @@ export const zhCN: Dictionary = {
   'undo.removedFolder': '已移除 {name}。',
   'undo.removedServer': '已移除服务器 {name}。',
   'undo.revoked': { other: '已停止 {count} 项共享（文件夹与服务器的组合）。' },
+  'undo.granted': { other: '已共享 {count} 项（文件夹与服务器的组合）。' },
 
   'sandbox.enforced': '已强制（操作系统沙箱）',
   'sandbox.advisory': '仅建议（仅 roots）',
@@ -727,6 +730,7 @@ export const zhCN: Dictionary = {
   'matrix.modeTitle': '{mode}。点击或按 R 更改。',
   'matrix.modeTitleAdvisory': '只读只是请求，未强制：{server} 目前不在操作系统沙箱中运行。点击或按 R 更改。',
   'matrix.legendReadOnly': '只读（按 R 更改）',
+  'matrix.legendReadWrite': '读写（按 R 更改）',
   'matrix.legendAdvisory': '只读，未强制',
   'matrix.failedMode': '无法更改 {server} 使用 {root} 的方式：',
 

@@ -21,8 +21,8 @@ afterEach(removeTempDirs);
 
 describe('grant and revoke', () => {
   it('say what changed and what already was so', async () => {
-    expect((await cli('grant', 'fs', 'a/src', 'docs')).stdout).toBe('granted a/src, docs to fs\n');
-    expect((await cli('grant', 'fs', 'docs', 'b/src')).stdout).toBe('granted b/src to fs\nfs already had docs\n');
+    expect((await cli('grant', 'fs', 'a/src', 'docs')).stdout).toBe('granted a/src, docs to fs (read-only)\n');
+    expect((await cli('grant', 'fs', 'docs', 'b/src')).stdout).toBe('granted b/src to fs (read-only)\nfs already had docs (read-only)\n');
     expect((await cli('revoke', 'fs', 'docs')).stdout).toBe('revoked docs from fs\n');
     const never = await cli('revoke', 'fs', 'docs');
     expect(never).toMatchObject({ code: 0, stdout: 'fs was not granted docs: nothing to revoke there\n' });
@@ -30,15 +30,17 @@ describe('grant and revoke', () => {
     expect(report.servers[0]?.grantedRootIds).toEqual(report.roots.filter((root) => root.name === 'src').map((root) => root.id));
   });
 
-  it('give a grant a mode, say when a mode changes, and keep a mode when none is named', async () => {
-    expect((await cli('grant', 'fs', 'docs', '--read-only')).stdout).toBe('granted docs to fs (read-only)\n');
+  it('give a grant a mode (read-only unless told: least privilege), say when a mode changes, and keep a mode when none is named', async () => {
+    expect((await cli('grant', 'fs', 'docs')).stdout).toBe('granted docs to fs (read-only)\n');
     expect((await cli('grant', 'fs', 'docs')).stdout).toBe('fs already had docs (read-only)\n');
-    expect((await cli('grant', 'fs', 'docs', 'a/src', '--read-write')).stdout).toBe('granted a/src to fs\nfs now has docs read-write (was read-only)\n');
+    expect((await cli('grant', 'fs', 'docs', 'a/src', '--read-write')).stdout).toBe('granted a/src to fs (read-write)\nfs now has docs read-write (was read-only)\n');
+    expect((await cli('grant', 'fs', 'a/src')).stdout).toBe('fs already had a/src (read-write)\n');
     expect((await cli('grant', 'fs', 'docs', '--read-only', '--read-write')).code).toBe(2);
     const report = await status();
     expect(report.servers[0]?.readOnlyRootIds).toEqual([]);
     await cli('grant', 'fs', 'a/src', '--read-only');
-    expect((await cli('status')).stdout).toContain('granted: a/src (read-only), docs');
+    // Each folder says its own mode: "a, b (read-only)" was read as both read-only.
+    expect((await cli('status')).stdout).toContain('granted: a/src (read-only), docs (read-write)');
   });
 
   it('report the same in JSON', async () => {
@@ -58,10 +60,10 @@ describe('grant and revoke', () => {
 
   it('say when a grant does not reach the server yet, and why', async () => {
     await cli('servers', 'set', 'fs', '--sharing', 'off');
-    expect((await cli('grant', 'fs', 'docs')).stdout).toBe('granted docs to fs\nfs has sharing off: it sees them once sharing is on (mcp-roots servers set fs --sharing on)\n');
+    expect((await cli('grant', 'fs', 'docs')).stdout).toBe('granted docs to fs (read-only)\nfs has sharing off: it sees them once sharing is on (mcp-roots servers set fs --sharing on)\n');
     await cli('servers', 'set', 'fs', '--sharing', 'on');
     fs.rmSync(path.join(home, 'a/src'), { recursive: true });
-    expect((await cli('grant', 'fs', 'a/src')).stdout).toBe('granted a/src to fs\nnot reachable now, so hidden from fs until they are: src (missing)\n');
+    expect((await cli('grant', 'fs', 'a/src')).stdout).toBe('granted a/src to fs (read-only)\nnot reachable now, so hidden from fs until they are: src (missing)\n');
   });
 });
 
@@ -74,6 +76,6 @@ describe('status', () => {
     expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}a\/src {2}ok {7}\/.*\/a\/src$/m);
     expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}b\/src {2}missing {2}\/.*\/b\/src {2}\(.+\)$/m);
     expect(text).toMatch(/^ {2}[0-9a-f]{6} {2}fs {2}enabled, sharing {2}state unknown$/m);
-    expect(text).toContain('granted: a/src, b/src (hidden: missing)');
+    expect(text).toContain('granted: a/src (read-only), b/src (read-only, hidden: missing)');
   });
 });

@@ -38,16 +38,16 @@ describe('registry edits', () => {
     expect(Object.keys(revoked.grants[serverId] ?? {})).toEqual([rootIds[1]]);
   });
 
-  it('grants read-write unless told, keeps a mode when re-granted without one, and counts real changes', () => {
+  it('grants read-only unless told (least privilege), keeps a mode when re-granted without one, and counts real changes', () => {
     const { registry, rootIds, serverId } = withRootsAndServer();
     const [a, b] = rootIds as [string, string];
-    const readOnly = edits.setGrants([serverId], [a], true, 'read-only')(registry);
-    expect(readOnly.registry.grants[serverId]).toEqual({ [a]: 'read-only' });
-    const again = edits.setGrants([serverId], [a, b], true)(readOnly.registry);
-    expect(again.registry.grants[serverId]).toEqual({ [a]: 'read-only', [b]: 'read-write' });
+    const readWrite = edits.setGrants([serverId], [a], true, 'read-write')(registry);
+    expect(readWrite.registry.grants[serverId]).toEqual({ [a]: 'read-write' });
+    const again = edits.setGrants([serverId], [a, b], true)(readWrite.registry);
+    expect(again.registry.grants[serverId]).toEqual({ [a]: 'read-write', [b]: 'read-only' });
     expect(again.value.changed).toBe(1);
-    const widened = edits.setGrants([serverId], [a], true, 'read-write')(again.registry);
-    expect(widened.registry.grants[serverId]).toEqual({ [a]: 'read-write', [b]: 'read-write' });
+    const narrowed = edits.setGrants([serverId], [a], true, 'read-only')(again.registry);
+    expect(narrowed.registry.grants[serverId]).toEqual({ [a]: 'read-only', [b]: 'read-only' });
     // Revoking what was never granted changes nothing, and says so.
     const none = edits.setGrants([serverId], [a], false)(registry);
     expect(none.value.changed).toBe(0);

@@ -37,7 +37,7 @@ async function seed(configDir: string) {
   const { added } = await editor.addRoots([tempDir('a-')]);
   const server = await editor.addServer({ name: 'fs', transport: stdio, enabled: false, sharing: true });
   const rootA = added[0]?.id as string;
-  await editor.setGrants([server.id], [rootA], true);
+  await editor.setGrants([server.id], [rootA], true, 'read-write');
   await editor.close();
   return { serverId: server.id, rootA };
 }

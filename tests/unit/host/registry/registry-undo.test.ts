@@ -18,8 +18,8 @@ function setup() {
   registry = s2.registry;
   const [a, b, c] = roots.value.added.map((root) => root.id) as [string, string, string];
   registry = edits.setGrants([s1.value.id], [a], true, 'read-only')(registry).registry;
-  registry = edits.setGrants([s1.value.id, s2.value.id], [b], true)(registry).registry;
-  registry = edits.setGrants([s2.value.id], [c], true)(registry).registry;
+  registry = edits.setGrants([s1.value.id, s2.value.id], [b], true, 'read-write')(registry).registry;
+  registry = edits.setGrants([s2.value.id], [c], true, 'read-write')(registry).registry;
   return { registry, a, b, c, s1: s1.value.id, s2: s2.value.id };
 }
 

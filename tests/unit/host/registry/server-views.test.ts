@@ -60,7 +60,7 @@ describe('server views', () => {
     const untouched = identity(viewPath(configDir, two));
     const hashTwo = readServerView(configDir, two)?.hash;
     const before = readServerView(configDir, one)?.hash;
-    await edit(configDir, (editor) => editor.setGrants([one], [c], true));
+    await edit(configDir, (editor) => editor.setGrants([one], [c], true, 'read-write'));
     expect(readServerView(configDir, one)?.hash).not.toBe(before);
     expect(readServerView(configDir, one)?.view.grants[c]).toBe('read-write');
     expect(identity(viewPath(configDir, two))).toBe(untouched);
