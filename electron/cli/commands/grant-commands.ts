@@ -9,6 +9,11 @@ import { statusReport, toJson } from '../registry-view.js';
 import { findRoot, findServerRef } from '../../host/registry/registry-refs.js';
 import { rootLabels } from '../../host/registry/root-labels.js';
 import { GROUP, jsonOption } from './collect.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CodedError } from '../../../shared/result.js';
+import { SENSITIVE_WHY, sensitiveFolder } from '../../host/sandbox/sensitive-folders.js';
+import { shellWord } from '../format.js';
 
 export function addGrantCommands(program: Command, context: CliContext): void {
   program
@@ -18,12 +23,13 @@ export function addGrantCommands(program: Command, context: CliContext): void {
     .argument('<root...>', 'id, short id, name or path')
     .addOption(new Option('--read-only', 'a read-only grant, the default for a new one (binding only where the OS sandbox runs the server)').conflicts('readWrite'))
     .option('--read-write', 'it may also change them')
+    .option('--yes', 'grant a sensitive folder (home, credentials, a browser profile, the system) without asking')
     .addOption(jsonOption())
     .helpGroup(GROUP.folders)
     .addHelpText('after', '\nA grant given again without --read-only or --read-write keeps its mode.')
-    .action((serverRef: string, rootRefs: string[], options: { json?: boolean; readOnly?: boolean; readWrite?: boolean }) => {
+    .action((serverRef: string, rootRefs: string[], options: { json?: boolean; readOnly?: boolean; readWrite?: boolean; yes?: boolean }) => {
       const mode: GrantMode | undefined = options.readOnly ? 'read-only' : options.readWrite ? 'read-write' : undefined;
-      return setGrants(context, serverRef, rootRefs, { grant: true, mode }, options.json === true);
+      return setGrants(context, serverRef, rootRefs, { grant: true, mode, confirmed: options.yes === true }, options.json === true);
     });
 
   program
@@ -48,7 +54,7 @@ export function addGrantCommands(program: Command, context: CliContext): void {
     );
 }
 
-async function setGrants(context: CliContext, serverRef: string, rootRefs: string[], change: { grant: boolean; mode?: GrantMode | undefined }, json: boolean): Promise<void> {
+async function setGrants(context: CliContext, serverRef: string, rootRefs: string[], change: { grant: boolean; mode?: GrantMode | undefined; confirmed?: boolean }, json: boolean): Promise<void> {
   await context.session(async (session) => {
     const registry = session.registry();
     const server = findServerRef(registry, serverRef);
@@ -59,6 +65,8 @@ async function setGrants(context: CliContext, serverRef: string, rootRefs: strin
     const after = (root: RootRecord): GrantMode | undefined => (grant ? (mode ?? before[root.id] ?? NEW_GRANT_MODE) : undefined);
     const changing = roots.filter((root) => before[root.id] !== after(root));
     const unchanged = roots.filter((root) => before[root.id] === after(root));
+    // A sensitive folder is granted only when asked for plainly, as the app asks before it (#30).
+    if (grant && !change.confirmed) refuseSensitive(session, server, changing, [...rootRefs, ...(mode ? [`--${mode}`] : [])], context.pathContext.home);
     if (changing.length > 0) {
       // One edit per target mode keeps each root's own: `grant fs a b` may add a and leave b read-only.
       for (const target of new Set(changing.map(after))) {
@@ -87,6 +95,18 @@ async function setGrants(context: CliContext, serverRef: string, rootRefs: strin
       if (unchanged.length > 0) context.print(`${server.name} was not granted ${names(unchanged)}: nothing to revoke there`);
     }
   });
+}
+
+/** Refuses (exit 1, nothing changed) to grant or widen a sensitive folder without --yes, saying what is at stake. */
+function refuseSensitive(session: RegistrySession, server: ServerRecord, changing: readonly RootRecord[], words: readonly string[], home: string): void {
+  const places = { home: fs.realpathSync(home), dataDir: path.dirname(session.configPath) };
+  const risky = changing.flatMap((root) => {
+    const kind = sensitiveFolder(root.path, places);
+    return kind ? [`${root.path}: ${SENSITIVE_WHY[kind]}`] : [];
+  });
+  if (risky.length === 0) return;
+  const again = ['mcp-roots', 'grant', server.name, ...words].map(shellWord).join(' ');
+  throw new CodedError('permission-denied', `not granted, to be sure: ${risky.join('; ')}. To grant it anyway: ${again} --yes`);
 }
 
 /** Where a new grant does not reach the server yet, the reason. */

@@ -23,6 +23,15 @@ const BROWSERS = [
 ];
 const SYSTEM = ['/', '/etc', '/root', '/boot', '/usr', '/var', '/proc', '/sys', '/dev'];
 
+/** What is at stake, in the CLI's words (the app words the same in each language: grantSuggestion.sensitive.*). */
+export const SENSITIVE_WHY: Record<SensitiveFolderKind, string> = {
+  home: 'it is your home folder, or holds it: every project, key and token in it would be open to the server',
+  credentials: 'it holds keys or credentials (SSH, GPG, cloud, keychains): a server that can read them can act as you elsewhere',
+  'browser-profile': 'it is a browser profile: its cookies and saved passwords would be open to the server',
+  'app-data': "it is, or holds, this app's data folder, where every grant is kept (hidden from every server, but a grant this wide is rarely what a server needs)",
+  system: "it is a system folder: the system's files and configuration would be open to the server",
+};
+
 /** Why granting `folder` is risky, or undefined for an ordinary folder. A folder that holds a sensitive one counts as it. */
 export function sensitiveFolder(folder: string, places: { home: string; dataDir: string }): SensitiveFolderKind | undefined {
   const holdsOrIsIn = (place: string) => isWithin(folder, place) || isWithin(place, folder);

@@ -67,6 +67,24 @@ describe('grant and revoke', () => {
   });
 });
 
+describe('a sensitive folder', () => {
+  it('is granted only with --yes, after saying what is at stake; nothing changes meanwhile', async () => {
+    fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+    expect((await cli('roots', 'add', '~', path.join(home, '.ssh'))).code).toBe(0);
+    const refused = await cli('grant', 'fs', '~', '--read-write');
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain(`not granted, to be sure: ${home}: it is your home folder, or holds it: every project, key and token in it would be open to the server.`);
+    expect(refused.stderr).toContain("To grant it anyway: mcp-roots grant fs '~' --read-write --yes");
+    expect((await status()).servers[0]?.grantedRootIds).toEqual([]);
+    expect((await cli('grant', 'fs', '.ssh')).stderr).toContain('it holds keys or credentials');
+    const granted = await cli('grant', 'fs', '~', '--yes');
+    expect(granted).toMatchObject({ code: 0, stdout: expect.stringMatching(/^granted .* to fs \(read-only\)/) });
+    // Widening it later is asked again; an ordinary folder never is.
+    expect((await cli('grant', 'fs', '~', '--read-write')).code).toBe(1);
+    expect((await cli('grant', 'fs', 'docs', '--read-write')).code).toBe(0);
+  });
+});
+
 describe('status', () => {
   it('shows short ids, labels that tell folders apart, and why a granted folder is hidden', async () => {
     await cli('grant', 'fs', 'a/src', 'b/src');
