@@ -255,7 +255,7 @@ export interface ServerStatus {
    * It failed in a way no timer fixes (a path the sandbox blocked, a start that cannot be prepared)
    * and is not retried until its grants or settings change, or the person asks to reconnect.
    */
-  held?: { reason: 'blocked-path' | 'setup'; at: number } | undefined;
+  held?: { reason: 'blocked-path' | 'setup' | 'exits-at-start'; at: number } | undefined;
   /**
    * Set while its package is found or installed before it runs (an npx or uvx server's first start
    * in the sandbox can take many seconds): since when, and the command line (secrets redacted).
@@ -479,6 +479,7 @@ export type ActivityCode =
   | 'restart-retry'
   | 'held-blocked-path'
   | 'held-setup'
+  | 'held-exits-at-start'
   | 'config-enabled'
   | 'config-disabled'
   | 'config-sharing-on'

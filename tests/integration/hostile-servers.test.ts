@@ -59,6 +59,20 @@ describe('hostile servers', () => {
     await neighbourStillFine(host, neighbour);
   });
 
+  it('a command that ends at once is held after five starts in a row, saying to check its command; Reconnect starts it again', async () => {
+    const host = await startHost({ connection: { reconnectDelaysMs: [50, 50, 50, 50, 50, 50] } });
+    // Not an MCP server at all: it ends before it could answer, every time (#30 item 6).
+    const { id, countFile } = await addCountedServer(host, 'not a server', { type: 'stdio', command: process.execPath, args: ['-e', '1'], env: {} });
+    const status = () => host.getState().servers.find((server) => server.id === id)?.status;
+    await waitFor(() => status()?.held?.reason === 'exits-at-start', { what: 'the server held', timeoutMs: 60_000, explain: () => JSON.stringify(status()) });
+    const starts = () => fs.readFileSync(countFile, 'utf8').trim().split('\n').length;
+    expect(starts()).toBe(5);
+    expect(status()?.nextRetryAt).toBeUndefined();
+    expect(host.activity(id).some((entry) => entry.message.includes('Check its command: is it an MCP server that speaks over stdio?'))).toBe(true);
+    await host.reconnect(id);
+    await waitFor(() => starts() >= 6, { what: 'a start on Reconnect' });
+  });
+
   it('a server that crashes later is reconnected', async () => {
     const host = await startHost({ connection: { reconnectDelaysMs: [100, 200] } });
     const server = await host.addServer({ name: 'crash-later', transport: hostile('crash-later'), enabled: true, sharing: true });

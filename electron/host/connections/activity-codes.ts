@@ -22,6 +22,7 @@ const EXACT = new Map<string, ActivityCode>([
   [RESTART_REASONS.retry, 'restart-retry'],
   [HOLD_TEXT['blocked-path'], 'held-blocked-path'],
   [HOLD_TEXT.setup, 'held-setup'],
+  [HOLD_TEXT['exits-at-start'], 'held-exits-at-start'],
   ['Enabled.', 'config-enabled'],
   ['Disabled.', 'config-disabled'],
   ['Roots sharing turned on.', 'config-sharing-on'],

@@ -18,7 +18,7 @@ import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js
 import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
 import { packageLaunchLine } from '../launch/package-launch-line.js';
 import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
-import { describeServerFailure, HOLD_TEXT, holdReason, type HoldReason } from '../launch/server-failure.js';
+import { describeServerFailure, EXITS_BEFORE_HOLD, HOLD_TEXT, holdReason, type HoldReason } from '../launch/server-failure.js';
 import { buildTransport, type BuiltTransport } from '../launch/transport-factory.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, holdsCalls } from './connection-lifecycle.js';
 import { drainCutText, drainText, RunningCalls, type DrainOutcome } from './drain-wait.js';
@@ -85,6 +85,9 @@ export class ServerConnection {
   private generation = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
+  /** Starts in a row that ended before answering (server-failure.ts EXITS_BEFORE_HOLD); a start not made by the retry timer begins a new count. */
+  private exitStreak = 0;
+  private retrying = false;
   /**
    * Sessions closed for flooding. Not reset by a long connection, as crash counts are: a flood
    * keeps the connection up. The user's Reconnect clears it.
@@ -396,6 +399,8 @@ export class ServerConnection {
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     clearTimeout(this.retryTimer);
+    if (!this.retrying) this.exitStreak = 0;
+    this.retrying = false;
     this.lifecycle.fire('start');
     let transportConfig = this.record.transport;
     const exposure = this.hooks.exposureFor(this.record.id);
@@ -516,7 +521,8 @@ export class ServerConnection {
         });
       this.addActivity('error', failure.message, undefined, { failure });
       this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
-      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
+      this.exitStreak = failure.code === 'exited' ? this.exitStreak + 1 : 0;
+      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }) ?? (this.exitStreak >= EXITS_BEFORE_HOLD ? 'exits-at-start' : undefined));
       return;
     }
     const client = session.client;
@@ -628,7 +634,9 @@ export class ServerConnection {
     }
     this.setStatus({ nextRetryAt: Date.now() + delay });
     this.retryTimer = setTimeout(() => {
-      if (generation === this.generation) void this.connect();
+      if (generation !== this.generation) return;
+      this.retrying = true;
+      void this.connect();
     }, delay);
     this.retryTimer.unref();
   }

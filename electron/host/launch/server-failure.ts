@@ -140,7 +140,14 @@ export function describeSetupFailure(setup: { code: SandboxSetupCode; message: s
  * every 30 s only fills the log; a grant, a setting or the person's Reconnect is what can help,
  * and each of those starts it again.
  */
-export type HoldReason = 'blocked-path' | 'setup';
+export type HoldReason = 'blocked-path' | 'setup' | 'exits-at-start';
+
+/**
+ * Starts in a row, each ended before it answered, after which a server is held: a command that is
+ * not an MCP server (`node -e 1`) was retried every 30 s for good, filling History (#30 item 6).
+ * Five: a server that crashes at start now and then still gets its backoff's first retries.
+ */
+export const EXITS_BEFORE_HOLD = 5;
 
 /**
  * Setup failures only an edit of the server can fix. A missing command, a missing `uv` or a failed
@@ -159,6 +166,7 @@ export function holdReason(cause: { blocked: boolean; setup?: SandboxSetupCode |
 export const HOLD_TEXT: Record<HoldReason, string> = {
   'blocked-path': 'Not retried on a timer: the sandbox will keep blocking that path. It starts again when its grants or settings change, or on Reconnect.',
   setup: 'Not retried on a timer: its command line cannot be prepared for the sandbox. It starts again when its grants or settings change, or on Reconnect.',
+  'exits-at-start': `Not retried on a timer: it ended before answering ${EXITS_BEFORE_HOLD} times in a row. Check its command: is it an MCP server that speaks over stdio? It starts again when its grants or settings change, or on Reconnect.`,
 };
 
 /** The nearest common launcher within two edits (npxx -> npx, nod -> node, uxv -> uvx), if the command is not one. */

@@ -59,7 +59,7 @@ export const proxyStatusSchema = z
     /** What the proxy does before the server runs (an `npx` package being installed), with how long so far. */
     preparing: z.string().optional(),
     /** Its server failed in a way no retry fixes (server-failure.ts holdReason): it waits for a grant or setting. */
-    held: z.object({ reason: z.enum(['blocked-path', 'setup']), at: z.number() }).optional(),
+    held: z.object({ reason: z.enum(['blocked-path', 'setup', 'exits-at-start']), at: z.number() }).optional(),
     /** What a grant or revoke would do to its server now: the proxy's roots-change policy, asked ahead (roots-change-policy.ts forecastChange). */
     changeRestarts: changeForecast,
   })

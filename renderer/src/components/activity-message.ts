@@ -26,6 +26,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'restart-retry': 'activityMsg.restartRetry',
   'held-blocked-path': 'activityMsg.heldBlockedPath',
   'held-setup': 'activityMsg.heldSetup',
+  'held-exits-at-start': 'activityMsg.heldExitsAtStart',
   'config-enabled': 'activityMsg.configEnabled',
   'config-disabled': 'activityMsg.configDisabled',
   'config-sharing-on': 'activityMsg.configSharingOn',

@@ -594,6 +594,7 @@ export const zhCN: Dictionary = {
   'activityMsg.configLocalPorts': '它可以访问的本机端口已更改。',
   'activityMsg.heldBlockedPath': '不再定时重试：沙箱会一直阻止该路径。当它的授权或设置更改时，或点击“重新连接”时，它会重新启动。',
   'activityMsg.heldSetup': '不再定时重试：无法为沙箱准备它的命令行。当它的授权或设置更改时，或点击“重新连接”时，它会重新启动。',
+  'activityMsg.heldExitsAtStart': '不再定时重试：它连续 5 次在应答前就结束了。请检查它的命令：它是通过 stdio 通信的 MCP 服务器吗？当它的授权或设置更改时，或点击“重新连接”时，它会重新启动。',
   'activityMsg.configChanged': '服务器设置已更改。',
   'activityMsg.sandboxVerified': { other: '沙盒已验证（PID {pid}）：{count} 个文件夹按授权挂载，且都是经过检查的那个文件夹；{protected} 个受保护路径为只读；/proc/sys 为只读；密钥环、挂载调用和 Unix 套接字均被拒绝；检查过的授权之外的文件均不可见。' },
   'activityMsg.sandboxVerifiedOwnNetwork': { other: '沙盒已验证（PID {pid}）：{count} 个文件夹按授权挂载，且都是经过检查的那个文件夹；{protected} 个受保护路径为只读；/proc/sys 为只读；密钥环和挂载调用均被拒绝；使用独立的网络，本机的 Unix 套接字（X11、D-Bus）在其中不存在；检查过的授权之外的文件均不可见。' },
