@@ -7,29 +7,16 @@ import { packageLaunchLine } from '../host/launch/package-launch-line.js';
 
 export const PROGRESS_EVERY_MS = 3000;
 
-/**
- * Said only once a preparation has taken this long: a package already installed is ready well
- * within it, and the proxy said "a first start installs it" at every start, cached or not (#30).
- */
-export const QUIET_MS = 1000;
-
 /** Reports the preparation of a package-launched server; returns the function that ends the reports (with `undefined`). */
-export function reportPreparation(transport: TransportConfig, report: (text: string | undefined) => void, everyMs = PROGRESS_EVERY_MS, quietMs = QUIET_MS): () => void {
+export function reportPreparation(transport: TransportConfig, report: (text: string | undefined) => void, everyMs = PROGRESS_EVERY_MS): () => void {
   const line = packageLaunchLine(transport);
   if (line === undefined) return () => undefined;
   const started = Date.now();
-  let said = false;
-  let timer: NodeJS.Timeout | undefined;
-  const first = setTimeout(() => {
-    said = true;
-    report(`preparing its package (${line}): a first start installs it, which can take a while`);
-    timer = setInterval(() => report(`still preparing its package (${Math.round((Date.now() - started) / 1000)} s)`), everyMs);
-    timer.unref();
-  }, quietMs);
-  first.unref();
+  report(`preparing its package (${line}): a first start installs it, which can take a while`);
+  const timer = setInterval(() => report(`still preparing its package (${Math.round((Date.now() - started) / 1000)} s)`), everyMs);
+  timer.unref();
   return () => {
-    clearTimeout(first);
     clearInterval(timer);
-    if (said) report(undefined);
+    report(undefined);
   };
 }
