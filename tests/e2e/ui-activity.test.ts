@@ -26,8 +26,10 @@ describe('activity log', () => {
     session = await startUiSession({ reconnectDelaysMs: [50], clipboard: true });
     const { page, host } = session;
     const server = await host.addServer({ name: 'github', transport: { type: 'stdio', command: process.execPath, args: ['-e', CRASH], env: {} }, enabled: true, sharing: true });
-    // Let it fail at least ten times: without collapsing that would be forty rows.
-    await waitFor(() => host.activity(server.id).filter((entry) => entry.kind === 'error').length >= 10, { what: 'ten failed starts', timeoutMs: 60_000 });
+    // Let it fail until it is held (five starts in a row that ended before answering, #30 item 6):
+    // without collapsing that would be twenty rows.
+    await waitFor(() => host.getState().servers.find((view) => view.id === server.id)?.status.held?.reason === 'exits-at-start', { what: 'the retry loop held', timeoutMs: 60_000 });
+    expect(host.activity(server.id).filter((entry) => entry.kind === 'error').length).toBe(5);
     await host.setEnabled(server.id, false);
 
     await page.getByRole('tab', { name: /Servers/ }).click();
@@ -52,10 +54,13 @@ describe('activity log', () => {
     const serious = seriousOnly(await axeViolations(page));
     expect(serious, describeViolations(serious)).toEqual([]);
 
-    // Filter: only connection events (here, being switched off).
+    // Filter: only connection events (here, being held, then switched off).
     await page.getByLabel('Show', { exact: true }).selectOption('connection');
     await waitFor(async () => (await log.getByRole('listitem').filter({ hasText: 'GITHUB_TOKEN' }).count()) === 0, { what: 'output filtered out' });
-    expect(await log.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/Restart.*Switched off, from this app\./)]);
+    expect(await log.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringMatching(/Restart.*Switched off, from this app\./),
+      expect.stringMatching(/Info.*ended before answering 5 times in a row\. Check its command/),
+    ]);
     await page.getByLabel('Show', { exact: true }).selectOption('all');
 
     // Copy: the whole log as text, oldest first, with the count.
