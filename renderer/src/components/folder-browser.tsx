@@ -49,12 +49,14 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
     [list.run, showHidden],
   );
 
-  // The home folder first, once, on opening.
+  // The home folder first, once, on opening, unless the person has already asked for a folder: the
+  // effect runs after the first paint, and on a loaded machine a path typed and entered at once came
+  // first; the home listing then replaced it and cleared its error (ui-folder-browser, in CI).
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    void go(undefined);
+    if (latest.current === 0) void go(undefined);
   }, [go]);
 
   // Keep the active folder in view as the arrows move it.
