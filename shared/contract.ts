@@ -16,7 +16,7 @@ import {
   type UseWithApplyResult,
   type UseWithPreview,
 } from './import-types.js';
-import { grantModeSchema, localPortsSchema, pathMappingSchema, serverLimitsSchema, settingsSchema, transportSchema } from './registry-schema.js';
+import { allowHostsSchema, grantModeSchema, localPortsSchema, pathMappingSchema, serverLimitsSchema, settingsSchema, transportSchema } from './registry-schema.js';
 
 /** Carries a result type in the contract without a runtime value. */
 const returns = <T>() => undefined as unknown as T;
@@ -35,6 +35,8 @@ export const serverPatchSchema = z
     network: z.boolean(),
     ownSandboxes: z.boolean(),
     allowLocal: localPortsSchema,
+    /** null: any host (the list goes). */
+    allowHosts: allowHostsSchema.nullable(),
     askForFolders: z.boolean(),
     pathMap: z.array(pathMappingSchema).max(256),
     limits: serverLimitsSchema,

@@ -60,6 +60,12 @@ export interface ServerRecord {
    * port, Jupyter or a database without a password on this computer stay out of its reach.
    */
   allowLocal?: number[] | undefined;
+  /**
+   * With the network on: the only hosts it may reach (shared/host-patterns.ts: names, `*.` wildcards,
+   * addresses, each with an optional port). Absent: any host. Enforced in its own network namespace
+   * where pasta and nftables work; where not, it is not started. A change applies live.
+   */
+  allowHosts?: string[] | undefined;
   /** Raise a consent request when it asks for roots with none granted ("Don't ask again" clears it). */
   askForFolders: boolean;
   /** Folders are told to the server at these paths instead of the host's (longest hostPath wins). */
@@ -491,6 +497,10 @@ export type ActivityCode =
   | 'config-own-sandboxes-on'
   | 'config-own-sandboxes-off'
   | 'config-local-ports'
+  | 'config-hosts-limited'
+  | 'config-hosts-any'
+  | 'hosts-live'
+  | 'network-refused'
   | 'config-limits'
   | 'limit-tasks'
   | 'limit-memory'

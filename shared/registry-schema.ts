@@ -1,6 +1,7 @@
 // The persisted registry's shape, written once in zod. The JSON schema the store validates with is
 // derived from it (z.toJSONSchema), so the two can never drift apart.
 import { z } from 'zod';
+import { MAX_ALLOWED_HOSTS, parseHostPattern } from './host-patterns.js';
 import { PROTECTED_NAMES } from './protected-names.js';
 import { LIMIT_NAMES, LIMIT_RANGES, type ServerLimitName } from './server-limits.js';
 
@@ -68,6 +69,19 @@ export const localPortsSchema = z
   .max(64, 'at most 64 local ports per server')
   .refine((ports) => new Set(ports).size === ports.length, 'each local port is listed once');
 
+/** The hosts a network-on server may reach (host-patterns.ts); absent: any host. Each entry as parseHostPattern keeps it. */
+export const allowHostsSchema = z
+  .array(z.string())
+  .max(MAX_ALLOWED_HOSTS, `at most ${MAX_ALLOWED_HOSTS} allowed hosts per server`)
+  .superRefine((entries, context) => {
+    for (const entry of entries) {
+      const parsed = parseHostPattern(entry);
+      if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error });
+      else if (parsed.pattern.text !== entry) context.addIssue({ code: 'custom', message: `"${entry}" is written "${parsed.pattern.text}"` });
+    }
+    if (new Set(entries).size !== entries.length) context.addIssue({ code: 'custom', message: 'each allowed host is listed once' });
+  });
+
 export const serverRecordSchema = z.object({
   id,
   name: z.string().min(1).max(256),
@@ -78,6 +92,7 @@ export const serverRecordSchema = z.object({
   network: z.boolean(),
   ownSandboxes: z.boolean().optional(),
   allowLocal: localPortsSchema.optional(),
+  allowHosts: allowHostsSchema.optional(),
   askForFolders: z.boolean(),
   pathMap: z.array(pathMappingSchema).max(256).optional(),
   limits: serverLimitsSchema.optional(),

@@ -36,7 +36,9 @@ export type SandboxSetupCode =
   /** A `uvx` server, and `uv` is not on PATH to prepare its package outside the sandbox. */
   | 'uv-missing'
   /** A folder to mount was replaced (by a symlink, another folder) between the plan and the mount. */
-  | 'folder-changed';
+  | 'folder-changed'
+  /** Its list of allowed hosts cannot be enforced here (no network of its own, no nftables): it is not started with more. */
+  | 'network-policy-unavailable';
 
 /** The result of checking a running confined server from outside. */
 export interface SandboxSelfCheck {

@@ -99,7 +99,7 @@ function liveText(live: NonNullable<ServerReport['live']>): string {
 /** Stored settings, named as settings: whether the OS enforces the sandbox is the app's to say, not the CLI's. */
 function settings(server: ServerReport): string {
   const onOff = (on: boolean) => (on ? 'on' : 'off');
-  return `settings: sandbox ${onOff(server.sandbox)}, network ${onOff(server.network)}${server.ownSandboxes ? ', own sandboxes on' : ''}${server.allowLocal?.length ? `, ports of this computer open to it: ${server.allowLocal.join(', ')}` : ''}, ask for folders ${onOff(server.askForFolders)}`;
+  return `settings: sandbox ${onOff(server.sandbox)}, network ${onOff(server.network)}${server.ownSandboxes ? ', own sandboxes on' : ''}${server.allowLocal?.length ? `, ports of this computer open to it: ${server.allowLocal.join(', ')}` : ''}${server.allowHosts ? `, allowed hosts: ${server.allowHosts.length ? server.allowHosts.join(', ') : 'none'}` : ''}, ask for folders ${onOff(server.askForFolders)}`;
 }
 
 function commandLine(server: ServerReport): string {

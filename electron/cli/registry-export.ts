@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Registry, ServerRecord, TransportConfig } from '../../shared/domain.js';
 import { CodedError } from '../../shared/result.js';
-import { httpTransportSchema, localPortsSchema, pathMappingSchema } from '../../shared/registry-schema.js';
+import { allowHostsSchema, httpTransportSchema, localPortsSchema, pathMappingSchema } from '../../shared/registry-schema.js';
 import { isSealedValue, isSecret, isSecretValue } from './secret-values.js';
 
 export const EXPORT_KIND = 'mcp-roots-registry';
@@ -39,6 +39,7 @@ export const exportDocumentSchema = z
             network: z.boolean(),
             ownSandboxes: z.boolean().optional(),
             allowLocal: localPortsSchema.optional(),
+            allowHosts: allowHostsSchema.optional(),
             askForFolders: z.boolean(),
             pathMap: z.array(pathMappingSchema).max(256).optional(),
             transport: exportedTransportSchema,
@@ -79,6 +80,7 @@ export function exportRegistry(registry: Registry, includeSecrets: boolean, now 
         network: server.network,
         ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
         ...(server.allowLocal?.length ? { allowLocal: server.allowLocal } : {}),
+        ...(server.allowHosts ? { allowHosts: server.allowHosts } : {}),
         askForFolders: server.askForFolders,
         ...(server.pathMap ? { pathMap: server.pathMap } : {}),
         transport,

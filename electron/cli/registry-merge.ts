@@ -98,6 +98,7 @@ function serverInput(server: ExportedServer): ServerInput {
     network: server.network,
     ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
     ...(server.allowLocal?.length ? { allowLocal: server.allowLocal } : {}),
+    ...(server.allowHosts ? { allowHosts: server.allowHosts } : {}),
     askForFolders: server.askForFolders,
     ...(server.pathMap ? { pathMap: server.pathMap } : {}),
   };

@@ -39,6 +39,8 @@ export interface ServerReport {
   ownSandboxes?: boolean;
   /** Ports of this computer's loopback open to it (network on). */
   allowLocal?: number[];
+  /** The only hosts it may reach (network on); absent: any host. */
+  allowHosts?: string[];
   askForFolders: boolean;
   pathMap?: PathMapping[];
   transport: TransportConfig;
@@ -145,6 +147,7 @@ export function statusReport(session: RegistrySession, proxies: readonly ProxySt
       network: server.network,
       ...(server.ownSandboxes ? { ownSandboxes: true } : {}),
       ...(server.allowLocal?.length ? { allowLocal: server.allowLocal } : {}),
+      ...(server.allowHosts ? { allowHosts: server.allowHosts } : {}),
       askForFolders: server.askForFolders,
       ...(server.pathMap ? { pathMap: server.pathMap } : {}),
       transport: displayTransport(server.transport),

@@ -264,6 +264,18 @@ export class RootsProxy {
     return [...this.live].flatMap((upstream) => (upstream.pid ? [upstream.pid] : []));
   }
 
+  /** A new list of allowed hosts for the running server (the registry changed one list for another): applied live. */
+  async allowedHostsChanged(hosts: readonly string[]): Promise<void> {
+    const egress = this.upstream?.egress;
+    if (!egress) return;
+    try {
+      await egress.setHosts(hosts);
+      this.hooks.log(`its allowed hosts changed: applied live, without a restart (${hosts.length ? hosts.join(', ') : 'none'})`);
+    } catch (error) {
+      await this.restart(`its allowed hosts could not be changed live (${(error as Error).message})`);
+    }
+  }
+
   /** Closes one upstream; called twice for the same one, both wait for the one close. */
   private shut(upstream: Upstream): Promise<void> {
     let shutting = this.shutting.get(upstream);

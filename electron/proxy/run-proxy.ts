@@ -13,7 +13,7 @@ import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { ServerViewSource } from '../host/registry/server-view-source.js';
-import { describeConfigChange, needsRestart } from '../host/connections/roots-change-policy.js';
+import { describeConfigChange, hostsChangedLive, needsRestart } from '../host/connections/roots-change-policy.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
@@ -135,7 +135,9 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     removed = next === undefined;
     const configChanged = next !== undefined && needsRestart(running, next, new Set(Object.keys(registry.grants[serverId] ?? {})));
     const reason = next && configChanged ? describeConfigChange(running, next) : undefined;
+    const hostsLive = next !== undefined && !reason && hostsChangedLive(running, next);
     if (next) running = next;
+    if (hostsLive) void proxy.allowedHostsChanged(next?.allowHosts ?? []);
     const change = tracker.update(registry);
     // A new config means a new process, which reads the newest folders itself.
     if (reason) void proxy.restart(`${reason} (changed in MCP Roots Manager)`);

@@ -7,7 +7,7 @@ import type { ServerRecord } from '../../shared/domain.js';
 import type { SandboxSelfCheck, ServerConfinement } from '../../shared/sandbox.js';
 import { injectRoots, usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { StartSandbox } from '../host/launch/connection-sandbox.js';
-import type { LiveGrants } from '../host/sandbox/confine-stdio.js';
+import type { ConfinedStdio, LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
 import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
 import { BROWSER_SANDBOX_FAILED, ownSandboxesFix } from '../host/launch/server-failure.js';
@@ -36,6 +36,8 @@ export interface Upstream {
   refusalNote?: ((texts: readonly string[]) => string | undefined) | undefined;
   /** Why it may have ended: its sandbox refuses Unix sockets (a browser cannot start), with the narrowest fixes. */
   endedNote?: string | undefined;
+  /** With a list of allowed hosts: changed live, as grants are. */
+  egress?: ConfinedStdio['egress'];
 }
 
 export interface UpstreamHandlers {
@@ -58,7 +60,8 @@ export async function openUpstream(
   const preparing = record.sandbox ? reportPreparation(record.transport, progress) : () => undefined;
   let prepared;
   try {
-    prepared = await prepareStart(record, config, folders, options);
+    // A refused destination is one line on our stderr, which hosts keep as the server's log.
+    prepared = await prepareStart(record, config, folders, { onNetworkRefused: (line) => stderr.write(`mcp-roots: ${line}\n`), ...options });
   } finally {
     preparing();
   }
@@ -109,6 +112,7 @@ export async function openUpstream(
     blocked,
     refusalNote,
     endedNote,
+    egress: confined?.egress,
   };
 }
 

@@ -175,4 +175,7 @@ int fds_receive(int socket, int *fds, int nfds);
 /** Checks whether this machine can host the view (the probe): prints one JSON line. */
 int probe_main(const char *fuse_device);
 
+/** netns-exec PID -- PROGRAM ARGS: PROGRAM in PID's user and network namespaces with CAP_NET_ADMIN (netns.c). */
+int netns_exec_main(int argc, char **argv);
+
 #endif

@@ -1,5 +1,6 @@
-// mcp-roots-sandbox: the entry. Two commands:
+// mcp-roots-sandbox: the entry. Its commands:
 //   probe [--fuse-device PATH]        can this machine host a file view? one JSON line
+//   netns-exec PID -- PROGRAM ARGS... PROGRAM (nft) in a sandbox's network namespace (netns.c)
 //   inspect                           a table and rule queries on stdin, what this helper reads in
 //                                     them on stdout (the tests check the wire and the rules with it)
 //   run --stage DIR --control-fd N [--fuse-device PATH] [--tmp-bytes N] [--tmpdir NAME] [--net]
@@ -263,7 +264,8 @@ static int run_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "run") == 0) return run_main(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "inspect") == 0) return inspect_main();
+  if (argc >= 2 && strcmp(argv[1], "netns-exec") == 0) return netns_exec_main(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "probe") == 0) return probe_main(argc >= 4 && strcmp(argv[2], "--fuse-device") == 0 ? argv[3] : "/dev/fuse");
-  dprintf(2, "usage: mcp-roots-sandbox run|probe …\n");
+  dprintf(2, "usage: mcp-roots-sandbox run|probe|inspect|netns-exec …\n");
   return 2;
 }

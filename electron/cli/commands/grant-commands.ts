@@ -4,6 +4,8 @@ import { Option, type Command } from 'commander';
 import { NEW_GRANT_MODE, type GrantMode, type RootRecord, type ServerRecord } from '../../../shared/domain.js';
 import type { CliContext } from '../cli-context.js';
 import { formatStatus } from '../format.js';
+import { UsageError } from '../exit-codes.js';
+import { formatNetworkReport, networkReport } from '../network-report.js';
 import type { RegistrySession } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
 import { findRoot, findServerRef } from '../../host/registry/registry-refs.js';
@@ -43,11 +45,18 @@ export function addGrantCommands(program: Command, context: CliContext): void {
 
   program
     .command('status')
-    .description('roots with their reachability, servers with their grants')
+    .description('roots with their reachability, servers with their grants; with SERVER --network, the names and addresses it reached or was refused')
+    .argument('[server]', 'with --network: id, short id or name')
+    .option('--network', "the server's record of network destinations (kept for a server with a list of allowed hosts)")
     .addOption(jsonOption())
     .helpGroup(GROUP.folders)
-    .action((options: { json?: boolean }) =>
+    .action((serverRef: string | undefined, options: { json?: boolean; network?: boolean }) =>
       context.session(async (session) => {
+        if (options.network || serverRef !== undefined) {
+          if (!options.network || serverRef === undefined) throw new UsageError('Give a server and --network: mcp-roots status SERVER --network');
+          const report = networkReport(context.configDir(), findServerRef(session.registry(), serverRef));
+          return context.print(options.json ? toJson(report) : formatNetworkReport(report));
+        }
         const report = statusReport(session, await session.proxies(), await session.liveApps());
         context.print(options.json ? toJson(report) : formatStatus(report));
       }),

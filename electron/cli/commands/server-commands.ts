@@ -7,6 +7,7 @@ import { formatServers } from '../format.js';
 import type { ServerInput } from '../registry-session.js';
 import { statusReport, toJson } from '../registry-view.js';
 import { findServerRef } from '../../host/registry/registry-refs.js';
+import { editAllowedHosts } from '../allowed-host-flags.js';
 import { editLocalPorts } from '../local-port-flags.js';
 import { checkedServer, editPathMap, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
 import { registryShortIds } from '../../host/registry/short-ids.js';
@@ -28,6 +29,9 @@ interface SetOptions extends Omit<TransportEditFlags, 'cwd' | 'noCwd'> {
   unmap?: string[];
   allowLocal?: string[];
   denyLocal?: string[];
+  allowHost?: string[];
+  denyHost?: string[];
+  allowAnyHost?: boolean;
   [setting: string]: unknown;
 }
 
@@ -75,11 +79,14 @@ export function addServerCommands(program: Command, context: CliContext): void {
     .option('--map <host=server>', 'tell it a folder at the path it sees it at, e.g. in a container (repeatable)', collect)
     .option('--unmap <host>', 'tell it that folder at its own path again (repeatable)', collect)
     .option('--allow-local <port>', "let it reach this port of this computer's loopback, with its network on: a local server behind mcp-remote (repeatable)", collect)
-    .option('--deny-local <port>', 'take such a port back (repeatable)', collect);
+    .option('--deny-local <port>', 'take such a port back (repeatable)', collect)
+    .option('--allow-host <host>', 'with its network on, let it reach only the hosts allowed this way: a name (api.github.com), *.github.com or an address, with an optional :PORT (repeatable; applied live)', collect)
+    .option('--deny-host <host>', 'take such a host back (repeatable)', collect)
+    .option('--allow-any-host', 'let it reach any host again (removes its list)');
   limitOptions(set);
   set
     .addOption(jsonOption())
-    .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set remote --allow-local 3000\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
+    .addHelpText('after', `\nExamples:\n  mcp-roots servers set fs --sharing off\n  mcp-roots servers set fs --env LOG_LEVEL=debug --unset-env OLD_TOKEN\n  mcp-roots servers set remote --allow-local 3000\n  mcp-roots servers set github --allow-host api.github.com\n  mcp-roots servers set fs -- npx -y @modelcontextprotocol/server-filesystem '\${roots}'`)
     .action((ref: string, words: string[], options: SetOptions) => setServer(context, ref, words, options));
 
   servers
@@ -155,6 +162,14 @@ async function setServer(context: CliContext, ref: string, words: string[], opti
       // pasta forwards the ports it is given at the server's start: the change restarts it (roots-change-policy.ts).
       const applies = !server.sandbox ? 'they apply once its sandbox is on' : !server.network ? 'they apply once its network is on' : 'a running server restarts to apply them';
       said.push(...portEdit.changes, applies);
+    }
+    const hostEdit = editAllowedHosts(server.allowHosts, options.allowHost, options.denyHost, options.allowAnyHost);
+    if (hostEdit) {
+      patch.allowHosts = hostEdit.allowHosts;
+      // One list for another reaches a running server live; a list in place of any host (or back) restarts it.
+      const live = server.allowHosts !== undefined && hostEdit.allowHosts !== null;
+      const applies = !server.sandbox ? 'they apply once its sandbox is on' : !server.network ? 'they apply once its network is on' : live ? 'applied live to a running server' : 'a running server restarts to apply them';
+      said.push(...hostEdit.changes, applies);
     }
     const limitEdit = editLimits(server.limits, options);
     if (limitEdit) {

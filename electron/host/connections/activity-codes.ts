@@ -34,6 +34,9 @@ const EXACT = new Map<string, ActivityCode>([
   ['Its own sandboxes allowed.', 'config-own-sandboxes-on'],
   ['Its own sandboxes no longer allowed.', 'config-own-sandboxes-off'],
   ['The ports of this computer it may reach changed.', 'config-local-ports'],
+  ['Its network limited to its allowed hosts.', 'config-hosts-limited'],
+  ['Its network opened to any host.', 'config-hosts-any'],
+  ['Its allowed hosts changed: applied live, without a restart.', 'hosts-live'],
   ['Its sandbox limits changed.', 'config-limits'],
   ['The server configuration changed.', 'config-changed'],
 ]);
@@ -43,6 +46,8 @@ const PATTERNS: [RegExp, ActivityCode, (match: RegExpExecArray) => Record<string
   [/^Connected \(protocol ([^,)]+)(?:, (.+))?\)\.$/, 'connected', (m) => ({ protocol: m[1]!, server: m[2] ?? '' })],
   [/^Started with (\d+) folder\(s\) as arguments\.$/, 'started-with-folders', (m) => ({ count: Number(m[1]) })],
   [/^list_changed failed: (.*)$/s, 'list-changed-failed', (m) => ({ detail: m[1]! })],
+  // egress-guard.ts's refused destinations, once each.
+  [/^Network: refused (.*)$/s, 'network-refused', (m) => ({ detail: m[1]! })],
   // server-connection.ts's didNotReask: the same fact as the exact 'no-reask' text, with the window.
   [/^Restarts to apply changes: it does not re-read its folders\. \(It did not ask again within (\d+) ms of being told they changed\.\)$/, 'no-reask', (m) => ({ windowMs: Number(m[1]) })],
   [/^It answered the 2026-07-28 probe after (\d+) ms \(a slow start, not an error\)\.$/, 'slow-probe-answer', (m) => ({ afterMs: Number(m[1]) })],

@@ -133,6 +133,9 @@ export function needsRestart(before: ServerRecord, after: ServerRecord, grantedA
     (before.ownSandboxes === true) !== (after.ownSandboxes === true) ||
     // pasta forwards the local ports it was given at the server's start (private-network.ts).
     JSON.stringify(before.allowLocal ?? []) !== JSON.stringify(after.allowLocal ?? []) ||
+    // Any host or a list: a different resolver and pasta's settings, fixed at start. One list for
+    // another is applied live (hostsChangedLive).
+    (before.allowHosts === undefined) !== (after.allowHosts === undefined) ||
     JSON.stringify(before.transport) !== JSON.stringify(after.transport) ||
     JSON.stringify(before.pathMap ?? []) !== JSON.stringify(after.pathMap ?? []) ||
     JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {}) ||
@@ -152,6 +155,11 @@ function choicesDiffer(before: ServerRecord, after: ServerRecord, grantedAfter: 
   return JSON.stringify(pick(before)) !== JSON.stringify(pick(after));
 }
 
+/** Whether a list of allowed hosts changed to another list: applied to the running server without a restart. */
+export function hostsChangedLive(before: ServerRecord, after: ServerRecord): boolean {
+  return before.allowHosts !== undefined && after.allowHosts !== undefined && JSON.stringify(before.allowHosts) !== JSON.stringify(after.allowHosts);
+}
+
 /** The activity log's words for a config change that needed a restart. */
 export function describeConfigChange(before: ServerRecord, after: ServerRecord): string {
   if (before.enabled !== after.enabled) return after.enabled ? 'Enabled.' : 'Disabled.';
@@ -160,6 +168,7 @@ export function describeConfigChange(before: ServerRecord, after: ServerRecord):
   if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
   if ((before.ownSandboxes === true) !== (after.ownSandboxes === true)) return after.ownSandboxes ? 'Its own sandboxes allowed.' : 'Its own sandboxes no longer allowed.';
   if (JSON.stringify(before.allowLocal ?? []) !== JSON.stringify(after.allowLocal ?? [])) return 'The ports of this computer it may reach changed.';
+  if ((before.allowHosts === undefined) !== (after.allowHosts === undefined)) return after.allowHosts ? 'Its network limited to its allowed hosts.' : 'Its network opened to any host.';
   if (JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})) return 'Its sandbox limits changed.';
   if (JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})) return 'The protected paths you chose to leave writable changed.';
   return 'The server configuration changed.';

@@ -12,7 +12,7 @@ import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../launch/inbound-limits.js';
 import type { ExposedFolder, Exposure } from '../access/exposure.js';
 import { applyLiveGrants, describeLiveChange } from './live-grants.js';
-import { decideRootsChange, forecastFor, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
+import { decideRootsChange, forecastFor, hostsChangedLive, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
 import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
@@ -260,7 +260,16 @@ export class ServerConnection {
 
   /** A name change needs no reconnect: the next answer carries it. */
   setRecord(record: ServerRecord): void {
+    const before = this.record;
     this.record = record;
+    // One list of allowed hosts for another: the running server's rules follow, without a restart.
+    const egress = this.sandbox.egress;
+    if (egress && hostsChangedLive(before, record)) {
+      egress.setHosts(record.allowHosts ?? []).then(
+        () => this.addActivity('info', 'Its allowed hosts changed: applied live, without a restart.'),
+        (error: unknown) => void this.update(record, `Restarted: its allowed hosts could not be changed live (${message(error)})`),
+      );
+    }
   }
 
   /**
@@ -434,6 +443,7 @@ export class ServerConnection {
     const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
       dataDir: this.options.dataDir ?? process.cwd(),
       support: this.options.sandboxSupport,
+      onNetworkRefused: (line) => this.addActivity('info', `Network: ${line}`),
     }).finally(() => {
       if (packageLine && generation === this.generation) this.setStatus({ preparing: undefined });
     });

@@ -59,6 +59,11 @@ export class StartSandbox {
     return this.confined?.live;
   }
 
+  /** With a list of allowed hosts: changed live, as grants are. */
+  get egress(): ConfinedStdio['egress'] {
+    return this.confined?.egress;
+  }
+
   get enforced(): boolean {
     return this.confined !== undefined;
   }

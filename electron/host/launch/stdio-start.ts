@@ -22,6 +22,8 @@ export interface StartOptions {
   dataDir: string;
   /** Tests: a probe made with another PATH or platform. */
   support?: SandboxSupport | undefined;
+  /** A destination its allowed hosts refused, once each (the proxy's stderr; the app's activity log). */
+  onNetworkRefused?: ((line: string) => void) | undefined;
 }
 
 const REMOTE: ServerConfinement = {
@@ -60,6 +62,9 @@ export async function prepareStart(
     network: record.network,
     ownSandboxes: record.ownSandboxes === true,
     localPorts: record.allowLocal,
+    allowHosts: record.allowHosts,
+    serverName: record.name,
+    onNetworkRefused: options.onNetworkRefused,
     limits: record.limits,
     support: options.support,
   });

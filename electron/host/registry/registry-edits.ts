@@ -86,6 +86,8 @@ export interface ServerInput {
   ownSandboxes?: boolean | undefined;
   /** Default none: the ports of this computer's loopback it may reach (network on). */
   allowLocal?: number[] | undefined;
+  /** Default absent (any host): the only hosts it may reach (network on); null in a patch: any host again. */
+  allowHosts?: string[] | null | undefined;
   /** Default on: a server asking for roots with none granted raises a consent request. */
   askForFolders?: boolean | undefined;
   pathMap?: PathMapping[] | undefined;
@@ -103,7 +105,7 @@ export function addServer(input: ServerInput, now = new Date()): Edit<ServerReco
     const server: ServerRecord = {
       id: randomUUID(),
       ...SERVER_DEFAULTS,
-      ...(definedOnly(input) as Omit<ServerInput, 'sandbox' | 'network' | 'askForFolders'>),
+      ...(definedOnly({ ...input, allowHosts: input.allowHosts ?? undefined }) as Omit<ServerInput, 'sandbox' | 'network' | 'askForFolders' | 'allowHosts'> & { allowHosts?: string[] }),
       addedAt: now.toISOString(),
     };
     return {
@@ -119,7 +121,11 @@ export function updateServer(serverId: string, patch: Partial<ServerInput>): Edi
     if (patch.name !== undefined && registry.servers.some((s) => s.name === patch.name && s.id !== serverId)) {
       throw new CodedError('duplicate', `A server named "${patch.name}" already exists.`);
     }
-    const updated: ServerRecord = { ...current, ...definedOnly(patch) };
+    const { allowHosts, ...rest } = patch;
+    const updated: ServerRecord = { ...current, ...definedOnly(rest) };
+    // null: any host again (the field goes); a list: exactly that list.
+    if (allowHosts === null) delete updated.allowHosts;
+    else if (allowHosts !== undefined) updated.allowHosts = allowHosts;
     const servers = registry.servers.map((server) => (server.id === serverId ? updated : server));
     return { registry: { ...registry, servers }, value: updated };
   };

@@ -52,6 +52,10 @@ import { seatbeltProfile } from './seatbelt-profile.js';
 import { sensitiveFolder } from './sensitive-folders.js';
 import { defaultCheckedDirs, selfCheck } from './self-check.js';
 import { confineWithView, type ViewConfined } from './view/view-confine.js';
+import { helperBinary } from './view/helper-binary.js';
+import { EgressGuard } from './egress/egress-guard.js';
+import { findNft } from './egress/netns-nft.js';
+import { NetworkRecord, networkRecordFile } from './egress/network-record.js';
 import { viewRules } from './view/view-rules.js';
 
 /**
@@ -72,6 +76,8 @@ export const OWN_SANDBOXES_NOTE = 'user namespaces allowed inside, by your choic
 export interface ConfineOptions {
   /** Names the server's private folder; any characters (made safe for a folder name). */
   serverId: string;
+  /** The server's name as the person knows it, for messages (default: serverId). */
+  serverName?: string | undefined;
   roots: readonly GrantedFolder[];
   /** The app's data folder (the registry's config dir): private folders and packages live below it. */
   dataDir: string;
@@ -84,6 +90,10 @@ export interface ConfineOptions {
   ownSandboxes?: boolean | undefined;
   /** With the network on: the ports of this computer's loopback it may reach (none by default; private-network.ts). */
   localPorts?: readonly number[] | undefined;
+  /** With the network on: the only hosts it may reach (shared/host-patterns.ts; egress/). Absent: any host. */
+  allowHosts?: readonly string[] | undefined;
+  /** Where a refused destination is told, once each (the proxy's stderr, the app's activity log). Default: this process's stderr. */
+  onNetworkRefused?: ((line: string) => void) | undefined;
   /** The server's own limits (server-limits.ts); the defaults where absent. */
   limits?: ServerLimits | undefined;
   /** Override the private folders (default `<dataDir>/sandbox/servers/<serverId>/{home,tmp}`). */
@@ -130,6 +140,8 @@ export interface ConfinedStdio {
   unixSocketsRefused?: string | undefined;
   /** With the network on: this computer's loopback closed but the ports opened for it (pasta), or open (shared network). */
   loopback?: 'closed' | 'open' | undefined;
+  /** With a list of allowed hosts: the list, changed live (the running server's rules follow), and the proof they hold. */
+  egress?: { hosts(): string[]; setHosts(hosts: readonly string[]): Promise<void>; verify(): Promise<boolean> } | undefined;
 }
 
 export type LiveGrants =
@@ -205,7 +217,8 @@ async function buildConfined(step: BuildStep, options: ConfineOptions & { suppor
   try {
     const confined = await confineStdio(
       { type: 'stdio', command: step.command, args: step.args, env: { ...step.env, npm_config_cache: path.join(home, '.npm') }, cwd: step.dir },
-      { ...options, serverId: `build-${path.basename(step.dir)}`, roots: [{ path: step.dir, mode: 'read-write' }], network: true, home, tmp },
+      // The install's own network (the registry), not the server's list of allowed hosts.
+      { ...options, serverId: `build-${path.basename(step.dir)}`, roots: [{ path: step.dir, mode: 'read-write' }], network: true, allowHosts: undefined, home, tmp },
     );
     if (confined.enforcement.kind === 'none') throw new SandboxSetupError('package-install-failed', `its build step cannot run confined here (${confined.enforcement.reason}), so it did not run.`);
     fs.appendFileSync(step.log, `$ ${path.basename(step.command)} ${step.args.join(' ')}   (confined: only ${step.dir} writable, network on)\n`);
@@ -218,6 +231,30 @@ async function buildConfined(step: BuildStep, options: ConfineOptions & { suppor
     fs.rmSync(home, { recursive: true, force: true });
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A list of allowed hosts is enforced in the server's own network namespace (egress/), or the server
+ * is not started: never with more than the list. Needs pasta (a namespace of its own), nftables and
+ * the sandbox helper (which runs nft there with only CAP_NET_ADMIN).
+ */
+async function guardEgress(options: ConfineOptions, support: SandboxSupport, pasta: string | undefined, dataDir: string): Promise<NonNullable<PrivateNetwork['egress']>> {
+  const refuse = (why: string) => new SandboxSetupError('network-policy-unavailable', `its list of allowed hosts cannot be enforced here (${why}), so it was not started; turn its network off, allow any host (mcp-roots servers set NAME --allow-any-host), or fix that`);
+  if (support.kind !== 'bwrap') throw refuse('allowed hosts are enforced on Linux only');
+  if (!pasta) throw refuse(support.privateNetwork?.reason ?? 'no network namespace of its own');
+  const nft = findNft();
+  if (!nft) throw refuse('nftables is not installed: Debian and Ubuntu package "nftables"');
+  const helper = helperBinary();
+  if (!helper) throw refuse('the sandbox helper was not built: install a C compiler and run npm run build:native');
+  const guard = await EgressGuard.start({
+    serverName: options.serverName ?? options.serverId,
+    hosts: options.allowHosts ?? [],
+    helper,
+    nft,
+    record: new NetworkRecord(networkRecordFile(dataDir, options.serverId)),
+    onRefused: options.onNetworkRefused ?? ((line) => process.stderr.write(`mcp-roots: ${line}\n`)),
+  });
+  return { guard, helper, nft };
 }
 
 export async function confineStdio(config: StdioTransportConfig, options: ConfineOptions): Promise<ConfinedStdio> {
@@ -270,7 +307,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let unclaim: () => void = () => undefined;
   // A network-on server gets a namespace of its own where pasta works here (private-network.ts).
   const pasta = support.kind === 'bwrap' && options.network ? support.privateNetwork?.pasta : undefined;
-  const privateNetwork: PrivateNetwork | undefined = pasta ? { pasta, localPorts: options.localPorts ?? [] } : undefined;
+  const guard = options.network && options.allowHosts !== undefined ? await guardEgress(options, support, pasta, dataDir) : undefined;
+  const privateNetwork: PrivateNetwork | undefined = pasta ? { pasta, localPorts: options.localPorts ?? [], egress: guard } : undefined;
   const filterRules: SeccompRules = { denyUnixSockets: options.network && pasta === undefined };
   const limits = resourceLimits({ settings: options.limits, serverKey: support.kind === 'bwrap' ? options.serverId : undefined });
   let spawn: { command: string; args: string[]; env: Record<string, string> };
@@ -302,7 +340,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     limits,
     privateNetwork: pasta !== undefined,
     // Its DNS through pasta: the host's resolver may be on a loopback it cannot reach (private-network.ts).
-    resolvConf: pasta ? writePrivateResolvConf(dataDir) : undefined,
+    resolvConf: pasta ? writePrivateResolvConf(dataDir, guard !== undefined) : undefined,
   };
   if (support.kind === 'bwrap' && support.view?.available) {
     // The view makes no placeholders; those a process without it (or an older version) left when
@@ -393,6 +431,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       network: !options.network ? 'off' : pasta ? 'private' : 'shared',
       networkWhy: support.kind === 'bwrap' && options.network && !pasta ? support.privateNetwork?.reason : undefined,
       localPorts: privateNetwork?.localPorts,
+      egress: guard ? { hosts: guard.guard.hosts, inForce: await guard.guard.verify() } : undefined,
       limits: support.kind === 'bwrap' ? limits : undefined,
       boundByPath: support.kind === 'bwrap' && !support.disableUserns,
       writableByChoice: heldRoots.flatMap((root) => (root.mode === 'read-write' ? (root.writableByChoice ?? []).map((name) => path.join(root.path, name)) : [])),
@@ -434,6 +473,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     openDescriptors,
     unixSocketsRefused: filterRules.denyUnixSockets && support.kind === 'bwrap' ? (support.privateNetwork?.reason ?? 'no private network was probed') : undefined,
     loopback: !options.network ? undefined : privateNetwork ? 'closed' : 'open',
+    egress: guard && { hosts: () => guard.guard.hosts, setHosts: (hosts) => guard.guard.setHosts(hosts), verify: () => guard.guard.verify() },
     sandboxPid: async (pid) => (viewed ? viewed.holderOf(pid) : pid),
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
@@ -442,6 +482,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     },
     live,
     release: async () => {
+      await guard?.guard.stop();
       unclaim();
       await releaseHeld(placeholders);
       removeCgroup(limits.cgroup);

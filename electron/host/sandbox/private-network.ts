@@ -37,6 +37,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { quote } from 'shell-quote';
+import type { EgressGuard } from './egress/egress-guard.js';
+import { SandboxSetupError } from './sandbox-types.js';
 
 /** Where pasta is, when it can give servers a network of their own; otherwise why not, in words. */
 export interface PrivateNetworkSupport {
@@ -47,38 +49,48 @@ export interface PrivateNetworkSupport {
 /** Where a network-on server sends its DNS queries (its /etc/resolv.conf), for pasta to forward: a link-local address no network uses. */
 export const DNS_ADDRESS = '169.254.1.53';
 
-/** See the header: what a network-on server can reach (this computer's loopback only at `localPorts`), and what can reach it. */
-export function pastaPolicy(localPorts: readonly number[] = []): string[] {
-  const forwarded = localPorts.length > 0 ? [...new Set(localPorts)].sort((a, b) => a - b).join(',') : 'none';
-  return ['--config-net', '-t', 'none', '-u', 'none', '-T', forwarded, '-U', forwarded, '--no-map-gw', '--dns-forward', DNS_ADDRESS];
+/**
+ * See the header: what a network-on server can reach (this computer's loopback only at `localPorts`),
+ * and what can reach it. With a list of allowed hosts (`dnsPort`: its answerer's, egress/), its
+ * resolver is its own 127.0.0.1:53, forwarded to the app's answerer, and not this computer's.
+ */
+export function pastaPolicy(localPorts: readonly number[] = [], dnsPort?: number): string[] {
+  const ports = [...new Set(localPorts)].sort((a, b) => a - b).map(String);
+  if (dnsPort) ports.push(`53:${dnsPort}`);
+  const forwarded = ports.length > 0 ? ports.join(',') : 'none';
+  return ['--config-net', '-t', 'none', '-u', 'none', '-T', forwarded, '-U', forwarded, '--no-map-gw', ...(dnsPort ? [] : ['--dns-forward', DNS_ADDRESS])];
 }
 
 /** What pasta needs to give one server its network: the program, and the ports of this computer it may reach. */
 export interface PrivateNetwork {
   pasta: string;
   localPorts: readonly number[];
+  /** Its allowed hosts, enforced in its namespace once pasta has configured it (egress/egress-guard.ts). Absent: any host. */
+  egress?: { guard: EgressGuard; helper: string; nft: string } | undefined;
 }
 
 /**
  * The server's /etc/resolv.conf with a network of its own: the host's search domains and options,
- * with DNS_ADDRESS as its only nameserver (the host's may be on a loopback the server cannot reach).
+ * with DNS_ADDRESS as its only nameserver (the host's may be on a loopback the server cannot reach);
+ * `guarded` (a list of allowed hosts): its own 127.0.0.1, where pasta forwards to the app's answerer.
  */
-export function privateResolvConf(hostResolvConf: string): string {
+export function privateResolvConf(hostResolvConf: string, guarded = false): string {
   const kept = hostResolvConf.split('\n').filter((line) => /^\s*(search|domain|options)\s/.test(line));
-  return [`# Written by MCP Roots Manager: DNS through pasta to this computer's resolver.`, `nameserver ${DNS_ADDRESS}`, ...kept, ''].join('\n');
+  const header = guarded ? `# Written by MCP Roots Manager: DNS through the app, which answers only this server's allowed hosts.` : `# Written by MCP Roots Manager: DNS through pasta to this computer's resolver.`;
+  return [header, `nameserver ${guarded ? '127.0.0.1' : DNS_ADDRESS}`, ...kept, ''].join('\n');
 }
 
 /** Writes privateResolvConf under the data folder (hidden from every server) and returns its path, for bwrap to show at /etc/resolv.conf. */
-export function writePrivateResolvConf(dataDir: string): string {
+export function writePrivateResolvConf(dataDir: string, guarded = false): string {
   let host = '';
   try {
     host = fs.readFileSync('/etc/resolv.conf', 'utf8');
   } catch {
     // No resolver configured here: the server gets DNS_ADDRESS alone, and pasta answers nothing.
   }
-  const file = path.join(dataDir, 'sandbox', 'resolv.conf');
+  const file = path.join(dataDir, 'sandbox', guarded ? 'resolv-guarded.conf' : 'resolv.conf');
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const text = privateResolvConf(host);
+  const text = privateResolvConf(host, guarded);
   // Rewritten only when it changed: a running server's bind shows the file it was started with.
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   if (current !== text) {
@@ -111,9 +123,9 @@ export function privateNetworkFix(serverName: string): string {
 }
 
 /** pasta's command line to configure the network namespace of bwrap's first child (host pid). */
-export function pastaArgs(childPid: number, localPorts: readonly number[], uid: number | undefined = process.getuid?.(), pidFile?: string): string[] {
+export function pastaArgs(childPid: number, localPorts: readonly number[], uid: number | undefined = process.getuid?.(), pidFile?: string, dnsPort?: number): string[] {
   return [
-    ...pastaPolicy(localPorts),
+    ...pastaPolicy(localPorts, dnsPort),
     '--quiet',
     // Where it says its own pid once configured: it must be stopped with the sandbox (below).
     ...(pidFile ? ['--pid', pidFile] : []),
@@ -227,7 +239,7 @@ export async function attachPrivateNetwork(network: PrivateNetwork, pid: number 
   // and closing it would end pasta at its next message. Read for the failure's words, then let go.
   const errFile = path.join(dir, 'stderr');
   const errFd = fs.openSync(errFile, 'w+', 0o600);
-  const args = [...pastaArgs(pid, localPorts, process.getuid?.(), pidFile), '--foreground'];
+  const args = [...pastaArgs(pid, localPorts, process.getuid?.(), pidFile, network.egress?.guard.dnsPort), '--foreground'];
   const setpriv = findSetpriv();
   let child: ChildProcess | undefined;
   try {
@@ -269,6 +281,16 @@ export async function attachPrivateNetwork(network: PrivateNetwork, pid: number 
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const stop = stopper(child);
+  if (network.egress) {
+    // Its allowed hosts hold before it runs: the rules are loaded, or it never starts.
+    const { guard, helper, nft } = network.egress;
+    try {
+      await guard.attach({ helper, nft, pid });
+    } catch (error) {
+      stop();
+      throw new SandboxSetupError('network-policy-unavailable', `its allowed hosts could not be set in its network namespace, so it was not started: ${(error as Error).message}`);
+    }
+  }
   await new Promise<void>((resolve) => block.end('x', () => resolve()));
   return stop;
 }

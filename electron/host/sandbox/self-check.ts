@@ -44,6 +44,8 @@ export interface SelfCheckInput {
   networkWhy?: string | undefined;
   /** With a private network: the ports of this computer's loopback pasta forwards to it (none by default). */
   localPorts?: readonly number[] | undefined;
+  /** With a list of allowed hosts: the list, and whether its rules were found in force in the server's namespace (egress/). */
+  egress?: { hosts: readonly string[]; inForce: boolean } | undefined;
   /** The limits it was started with (resource-limits.ts): each must be in force. */
   limits?: ResourceLimits | undefined;
   /** Mounts were bound by path (bwrap before 0.8): the detail must not claim each is the checked folder. */
@@ -247,6 +249,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
     if (limits.failed) return fail(limits.failed);
     const ownNetwork = fs.readlinkSync(`/proc/${target}/ns/net`) !== fs.readlinkSync('/proc/self/ns/net');
     if (input.network !== undefined && input.network !== 'shared' && !ownNetwork) return fail("it shares the host's network namespace, planned one of its own");
+    if (input.egress && !input.egress.inForce) return fail('its allowed hosts are not in force in its network namespace (the rules are missing)');
     return {
       verified: true,
       at,
@@ -259,6 +262,7 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
             `${counts.protected} protected path(s) read-only${input.writableByChoice?.length ? ` (writable by your choice: ${input.writableByChoice.join(', ')})` : ''}; ${counts.anchor} folder(s) above the data folder and protected paths pinned; `) +
         `/proc/sys read-only; ${limits.text}; ${input.seccomp ? `seccomp filter on (keyrings, mount calls${input.denyUnixSockets === false ? '' : ', Unix sockets refused'})` : 'no seccomp filter on this architecture'}; ` +
         networkText(input.network, input.networkWhy, input.localPorts ?? []) +
+        (input.egress ? `; ${egressText(input.egress.hosts)}` : '') +
         (input.revoked?.length ? `; ${input.revoked.length} revoked folder(s) gone` : '') +
         (input.live ? '; grants applied live (a new table of its file view)' : `; ${STATIC_PROTECTION}`) +
         (input.notes?.length ? `; ${input.notes.join('; ')}` : ''),
@@ -372,6 +376,13 @@ function networkText(network: SelfCheckInput['network'], why: string | undefined
   if (network === 'private') return `network on through pasta: ${own}; ${loopback} and nothing reaches it from outside (pasta's settings)`;
   if (network === 'shared') return `network shared with the host, so Unix sockets are refused and this computer's loopback open to it (${why ?? 'no private network'}): a browser cannot start here; to fix it, ${BROWSER_FIX}`;
   return 'network not described';
+}
+
+/** Its allowed hosts in words: what the rules found in its namespace hold it to. */
+function egressText(hosts: readonly string[]): string {
+  const shown = hosts.length > 5 ? `${hosts.slice(0, 5).join(', ')} and ${hosts.length - 5} more` : hosts.join(', ');
+  const list = hosts.length === 0 ? 'no host at all (an empty list)' : `its allowed hosts only (${shown})`;
+  return `outbound to ${list}: nftables rules in its namespace (checked) refuse every other address, names answered by the app`;
 }
 
 /** Whether the planned limits are in force, read from the running process, and their words for the detail. */

@@ -93,6 +93,7 @@ const setupReason: Record<SandboxSetupCode, MessageKey> = {
   'package-install-failed': 'sandbox.setup.packageInstallFailed',
   'uv-missing': 'sandbox.setup.uvMissing',
   'folder-changed': 'sandbox.setup.folderChanged',
+  'network-policy-unavailable': 'sandbox.setup.networkPolicyUnavailable',
 };
 
 /** The reason an advisory server is not confined, in the person's language (falls back to the host's English). */
