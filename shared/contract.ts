@@ -1,6 +1,7 @@
 // The one contract between the host and every UI (Electron IPC, the headless server, tests).
 // Channel -> zod input schema + result type. Channel names appear nowhere else as loose strings.
 import { z } from 'zod';
+import type { NetworkRecordRow } from './network-record.js';
 import type {
   ActivityEntry,
   HostState,
@@ -157,6 +158,11 @@ export const contract = {
   'servers.activity': {
     input: z.object({ serverId: id }).strict(),
     result: returns<ActivityEntry[]>(),
+  },
+  /** The server's record of network destinations (with a list of allowed hosts), newest first. */
+  'servers.network': {
+    input: z.object({ serverId: id }).strict(),
+    result: returns<NetworkRecordRow[]>(),
   },
   /** Every server's activity log at once, each oldest first: the history across servers. */
   'activity.history': { input: z.object({}).strict(), result: returns<ServerActivityEntry[]>() },

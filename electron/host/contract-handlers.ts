@@ -33,6 +33,7 @@ export const hostHandlers = {
   'servers.setSharing': async (host, { serverId, sharing }) => (await host.setSharing(serverId, sharing), null),
   'servers.setEnabled': async (host, { serverId, enabled }) => (await host.setEnabled(serverId, enabled), null),
   'servers.activity': (host, { serverId }) => host.activity(serverId),
+  'servers.network': (host, { serverId }) => host.networkRecord(serverId),
   'activity.history': (host) => host.history(),
   'grants.set': async (host, { serverIds, rootIds, granted, mode }) => {
     const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);

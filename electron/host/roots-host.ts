@@ -5,6 +5,8 @@
 //   -> connections follow the config -> exposure recomputed -> the roots-change policy per server
 //   -> one throttled state update for every UI.
 // The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
+import type { NetworkRecordRow } from '../../shared/network-record.js';
+import { networkRecordFile, readNetworkRecord } from './sandbox/egress/network-record.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AddRootsResult, UndoTicket } from '../../shared/contract.js';
@@ -191,6 +193,12 @@ export class RootsHost extends EventEmitter<HostEvents> {
 
   activity(serverId: ServerId): ActivityEntry[] {
     return this.connection(serverId).log.list();
+  }
+
+  /** The server's record of network destinations, as its runs (the app's, its proxies') keep it in the data folder. */
+  networkRecord(serverId: ServerId): NetworkRecordRow[] {
+    this.connection(serverId);
+    return readNetworkRecord(networkRecordFile(this.options.configDir, serverId));
   }
 
   /** Every server's log, in the registry's server order (a removed server's log went with it). */

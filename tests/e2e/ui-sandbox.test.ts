@@ -5,6 +5,7 @@
 // sandbox is turned off. Every screen in light and dark, at 800x600 and 1280x800, scanned with axe.
 import fs from 'node:fs';
 import path from 'node:path';
+import { NetworkRecord, networkRecordFile } from '../../electron/host/sandbox/egress/network-record.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RootsHost } from '../../electron/host/roots-host.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
@@ -25,7 +26,7 @@ afterEach(async () => {
 });
 
 /** What the registry FILE says (not the host's memory): the truth after a click. */
-function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; ownSandboxes?: boolean; allowLocal?: number[]; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
+function registryFile(host: RootsHost): { servers: { id: string; name: string; sandbox: boolean; network: boolean; ownSandboxes?: boolean; allowLocal?: number[]; allowHosts?: string[]; transport: { args?: string[] } }[]; roots: { id: string; path: string }[]; grants: Record<string, Record<string, GrantMode>> } {
   return JSON.parse(fs.readFileSync(host.store.path, 'utf8')) as ReturnType<typeof registryFile>;
 }
 
@@ -43,8 +44,8 @@ async function waitVerified(host: RootsHost, id: string): Promise<void> {
 }
 
 /** Screenshots the page in light and dark at both sizes and fails on serious or critical axe findings. */
-async function capture(name: string): Promise<void> {
-  await lookEverywhere(session!.page, name, { sizes: SCREEN_SIZES });
+async function capture(name: string, inView?: () => Promise<void>): Promise<void> {
+  await lookEverywhere(session!.page, name, { sizes: SCREEN_SIZES, inView });
 }
 
 describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
@@ -336,6 +337,54 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await detail.getByRole('button', { name: 'Close port 3000' }).click();
     await waitFor(() => registryFile(host).servers.find((entry) => entry.id === server.id)?.allowLocal?.length === 0, { what: 'port 3000 closed in the registry file' });
     await detail.getByText('none open').waitFor();
+  });
+
+  it('limits a network-on server to the hosts listed, refuses a bad entry where it was typed, and changes the list live', async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const server = await host.addServer({ name: 'limited', transport: filesystemServer(), enabled: true, sharing: true });
+    await waitVerified(host, server.id);
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const detail = page.locator('.server-detail');
+    const hostsOf = () => registryFile(host).servers.find((entry) => entry.id === server.id)?.allowHosts;
+    await detail.getByText('It may reach any host on the internet.', { exact: false }).waitFor();
+    await detail.getByRole('radio', { name: 'Only these hosts' }).click();
+    await waitFor(() => hostsOf()?.length === 0, { what: 'an empty list of allowed hosts in the registry file' });
+    await detail.getByText('none: no host at all').waitFor();
+    const enforced = serverView(host, server.id).status.confinement?.loopback === 'closed';
+    if (enforced) {
+      await waitFor(() => serverView(host, server.id).status.confinement?.selfCheck?.detail?.includes('outbound to no host at all'), { what: 'the restarted server checked with no host', timeoutMs: 30_000 });
+    }
+    const input = detail.getByRole('textbox', { name: 'A host it may reach' });
+    await input.fill('https://api.github.com');
+    await detail.getByRole('button', { name: 'Allow host' }).click();
+    await detail.getByText('not a URL', { exact: false }).waitFor();
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(hostsOf()).toEqual([]);
+    await input.fill('API.github.com');
+    await input.press('Enter');
+    await waitFor(() => hostsOf()?.join() === 'api.github.com', { what: 'api.github.com in the registry file' });
+    await detail.getByRole('button', { name: 'Remove api.github.com' }).waitFor();
+    if (enforced) {
+      // One list for another: applied live (the same process), and its check names the new list.
+      const pid = serverView(host, server.id).status.pid;
+      await waitFor(() => serverView(host, server.id).status.confinement?.selfCheck?.detail?.includes('its allowed hosts only (api.github.com)'), { what: 'the check naming the new list', timeoutMs: 30_000 });
+      expect(serverView(host, server.id).status.pid).toBe(pid);
+      await detail.getByRole('region', { name: 'Names and connections' }).getByText('Nothing recorded yet.').waitFor();
+    }
+    // How recorded rows look (what fills the record is tested in sandbox-egress.test.ts): the host's
+    // own record file, written as its runs write it, and read back by the detail.
+    const record = new NetworkRecord(networkRecordFile(path.dirname(host.store.path), server.id));
+    record.note({ kind: 'lookup', target: 'api.github.com', verdict: 'allowed', addresses: ['140.82.121.6'] });
+    record.note({ kind: 'connect', target: '140.82.121.6:443/tcp', verdict: 'allowed', names: ['api.github.com'] });
+    record.note({ kind: 'lookup', target: 'telemetry.example.com', verdict: 'refused' });
+    record.note({ kind: 'connect', target: '203.0.113.9:443/tcp', verdict: 'refused' });
+    record.flush();
+    const rows = detail.getByRole('region', { name: 'Names and connections' }).getByRole('listitem');
+    await waitFor(async () => (await rows.count()) === 4, { what: 'the four recorded rows in the detail', timeoutMs: 20_000 });
+    await capture('sandbox-allowed-hosts', () => detail.locator('.allowed-hosts').scrollIntoViewIfNeeded());
+    await detail.getByRole('radio', { name: 'Any host' }).click();
+    await waitFor(() => hostsOf() === undefined, { what: 'any host again in the registry file' });
   });
 
   it('asks before turning the sandbox off and says what that means; network off is shown as a fact', async () => {

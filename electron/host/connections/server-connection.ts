@@ -265,8 +265,14 @@ export class ServerConnection {
     // One list of allowed hosts for another: the running server's rules follow, without a restart.
     const egress = this.sandbox.egress;
     if (egress && hostsChangedLive(before, record)) {
+      const generation = this.generation;
       egress.setHosts(record.allowHosts ?? []).then(
-        () => this.addActivity('info', 'Its allowed hosts changed: applied live, without a restart.'),
+        async () => {
+          this.addActivity('info', 'Its allowed hosts changed: applied live, without a restart.');
+          // Its check names the list it holds: checked again, so the detail never shows the old one.
+          const check = await this.sandbox.check(this.status.pid);
+          if (generation === this.generation && check?.verified) this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } });
+        },
         (error: unknown) => void this.update(record, `Restarted: its allowed hosts could not be changed live (${message(error)})`),
       );
     }

@@ -8,6 +8,7 @@ import { useCommand } from '../use-command.js';
 import { confinementLook, enforcesModes } from './confinement-view.js';
 import { InlineError } from './inline-error.js';
 import { LocalPortsField } from './local-ports-field.js';
+import { AllowedHostsField } from './allowed-hosts-field.js';
 import { SandboxOffDialog } from './sandbox-off-dialog.js';
 import { Switch } from './switch.js';
 
@@ -66,6 +67,7 @@ export function SandboxSwitches({ server }: { server: ServerView }) {
         </div>
       )}
       {server.sandbox && server.network && <LocalPortsField server={server} />}
+      {server.sandbox && server.network && <AllowedHostsField server={server} />}
       <InlineError error={update.error} onDismiss={update.clearError} />
       <SandboxOffDialog server={server} open={confirmingOff} onClose={() => setConfirmingOff(false)} />
     </>

@@ -34,6 +34,8 @@ export function runNft(target: NetnsNft, args: readonly string[], input?: string
       if (error) reject(new Error(`nft in the server's network namespace failed: ${(stderr || error.message).trim().split('\n').slice(0, 3).join(' ')}`));
       else resolve(stdout);
     });
+    // nft may be gone before it reads (the namespace ended with its server): its exit says why, not EPIPE.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });
 }
