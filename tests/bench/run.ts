@@ -15,6 +15,7 @@ import { sandboxCost } from './sandbox.js';
 import { fileViewCost } from './file-view.js';
 import { liveGrants } from './live-grants.js';
 import { isolation } from './isolation.js';
+import { egressCost } from './egress.js';
 import { idleMemory, startup } from './startup-memory.js';
 
 const quick = process.argv.includes('--quick');
@@ -40,6 +41,7 @@ const sections: Section[] = [
   { name: 'live', run: () => liveGrants(quick ? 20 : 100, 50) },
   // The file view beside bind mounts and no sandbox: a smaller tree and one round when quick.
   { name: 'file-view', run: () => fileViewCost(quick ? 1 : 5, quick ? 2000 : 10_000) },
+  { name: 'egress', run: () => egressCost(quick ? 20 : 200) },
   { name: 'isolation', run: () => isolation(quick ? 8 : 150, quick ? 1 : 3) },
   { name: 'reask', run: () => reaskWindow(quick ? 3 : 40, !quick) },
   {

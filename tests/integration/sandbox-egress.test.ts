@@ -69,6 +69,7 @@ describe.runIf(privateNetwork && asRoot)('allowed hosts, enforced in the server\
     expect(activity).toContain('Its allowed hosts changed: applied live, without a restart.');
     expect(activity.some((line) => line.startsWith("Network: refused other.test (A): not in guarded app's allowed hosts"))).toBe(true);
     expect((facts.record as string[]).some((row) => /^connect 198\.18\.0\.4:\d+\/tcp refused$/.test(row))).toBe(true);
+    expect(facts.recordAfterRestart).toEqual(expect.arrayContaining(facts.record as string[]));
   }, 120_000);
 
   it("through the proxy: the registry's list, one line per refused destination on its stderr, a live change", async () => {

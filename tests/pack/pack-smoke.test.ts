@@ -94,6 +94,8 @@ describe('the Linux package', () => {
     // The OS sandbox needs bubblewrap; pasta (passt) gives network-on servers a network of their own.
     expect(control).toMatch(/^Depends: .*\bbubblewrap\b/m);
     expect(control).toMatch(/^Recommends: .*\bpasst\b/m);
+    // nftables holds a server with a list of allowed hosts to it (egress/).
+    expect(control).toMatch(/^Recommends: .*\bnftables\b/m);
     expect(fs.statSync(path.join(installed, INSTALL_DIR, EXECUTABLE)).mode & 0o111).not.toBe(0);
     // The postinst links /usr/bin/mcp-roots-manager and installs the AppArmor profile Ubuntu 23.10+ needs.
     const postinst = fs.readFileSync(path.join(controlDir, 'postinst'), 'utf8');

@@ -728,7 +728,7 @@ export const de: Dictionary = {
   'network.refused': 'Abgewiesen',
   'network.allowed': 'Erlaubt',
   'network.lookedUp': '{name} abgefragt',
-  'network.connected': 'verbunden mit {target}',
+  'network.connected': 'Verbindung zu {target}',
   'sandbox.localPorts': 'Ports dieses Computers',
   'sandbox.localPortsNone': 'keiner offen',
   'sandbox.localPortsInput': 'Ein Port dieses Computers, der für ihn geöffnet wird',

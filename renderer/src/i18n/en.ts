@@ -727,7 +727,7 @@ export const en = {
   'network.refused': 'Refused',
   'network.allowed': 'Allowed',
   'network.lookedUp': 'looked up {name}',
-  'network.connected': 'connected to {target}',
+  'network.connected': 'connection to {target}',
   'sandbox.localPorts': 'Ports of this computer',
   'sandbox.localPortsNone': 'none open',
   'sandbox.localPortsInput': 'A port of this computer to open for it',

@@ -728,7 +728,7 @@ export const zhCN: Dictionary = {
   'network.refused': '已拒绝',
   'network.allowed': '已允许',
   'network.lookedUp': '查询了 {name}',
-  'network.connected': '连接到 {target}',
+  'network.connected': '连接 {target}',
   'sandbox.localPorts': '本机端口',
   'sandbox.localPortsNone': '未开放任何端口',
   'sandbox.localPortsInput': '为它开放的本机端口',
