@@ -2,6 +2,7 @@
 // Channel -> zod input schema + result type. Channel names appear nowhere else as loose strings.
 import { z } from 'zod';
 import type { NetworkRecordRow } from './network-record.js';
+import type { ServerChanges } from './file-record.js';
 import type {
   ActivityEntry,
   HostState,
@@ -158,6 +159,11 @@ export const contract = {
   'servers.activity': {
     input: z.object({ serverId: id }).strict(),
     result: returns<ActivityEntry[]>(),
+  },
+  /** What the server did in its grants since `since` (epoch ms): its net changes, what was refused, how many files it read. */
+  'servers.changes': {
+    input: z.object({ serverId: id, since: z.number().int().min(0) }).strict(),
+    result: returns<ServerChanges>(),
   },
   /** The server's record of network destinations (with a list of allowed hosts), newest first. */
   'servers.network': {

@@ -1,5 +1,6 @@
 // The command table: every command, its arguments, options and help, in one commander tree. The
 // help, the "did you mean" suggestions and the shell completions are all generated from it.
+import { addAuditCommand } from './commands/audit-command.js';
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { cliVersion } from './cli-version.js';
@@ -40,6 +41,7 @@ export function buildProgram(context: CliContext): Command {
   addGrantCommands(program, context);
   addWritableCommand(program, context);
   addServerCommands(program, context);
+  addAuditCommand(program, context);
   addToolCommands(program, context);
   addTransferCommands(program, context);
   addCompletionCommands(program, context);

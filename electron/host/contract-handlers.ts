@@ -34,6 +34,7 @@ export const hostHandlers = {
   'servers.setEnabled': async (host, { serverId, enabled }) => (await host.setEnabled(serverId, enabled), null),
   'servers.activity': (host, { serverId }) => host.activity(serverId),
   'servers.network': (host, { serverId }) => host.networkRecord(serverId),
+  'servers.changes': (host, { serverId, since }) => host.changes(serverId, since),
   'activity.history': (host) => host.history(),
   'grants.set': async (host, { serverIds, rootIds, granted, mode }) => {
     const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);

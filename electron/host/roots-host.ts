@@ -6,6 +6,8 @@
 //   -> one throttled state update for every UI.
 // The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
 import type { NetworkRecordRow } from '../../shared/network-record.js';
+import { netChanges, type ServerChanges } from '../../shared/file-record.js';
+import { readFileReads, readFileRecord } from './sandbox/audit/file-record.js';
 import { networkRecordFile, readNetworkRecord } from './sandbox/egress/network-record.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -193,6 +195,18 @@ export class RootsHost extends EventEmitter<HostEvents> {
 
   activity(serverId: ServerId): ActivityEntry[] {
     return this.connection(serverId).log.list();
+  }
+
+  /** What the server did in its grants since `since`, as its file views recorded it (audit/file-record.ts). */
+  changes(serverId: ServerId, since: number): ServerChanges {
+    this.connection(serverId);
+    const entries = readFileRecord(this.options.configDir, serverId, since);
+    return {
+      changes: netChanges(entries),
+      refused: entries.filter((entry) => entry.rule !== undefined).slice(-200),
+      filesRead: readFileReads(this.options.configDir, serverId).filter((row) => row.last >= since).length,
+      dropped: entries.reduce((sum, entry) => sum + (entry.op === 'dropped' ? (entry.count ?? 0) : 0), 0),
+    };
   }
 
   /** The server's record of network destinations, as its runs (the app's, its proxies') keep it in the data folder. */

@@ -37,6 +37,10 @@ struct node {
   bool read_ahead;
   /** When this view last wrote the file (CLOCK_MONOTONIC ns): its own inotify events are no news. */
   uint64_t wrote_at;
+  /** The record (view.c, audit): bytes written and read, and reads, since it was last reported. */
+  uint64_t audit_written, audit_read;
+  uint32_t audit_reads;
+  bool audit_dirty;
   struct node *next_by_id;
   struct node *next_by_inode;
   struct node *next_by_name;

@@ -118,7 +118,37 @@ struct view {
   /** Descriptors of files read or written by node, most recent last. */
   struct { struct node *node; int fd; int mode; } cached[CACHED_FILES];
   size_t ncached;
+  /** The record of what the server did in its grants (audit): events since the last report, the
+      files read or written since then, and events dropped when the buffer was full. */
+  struct audit_event *events;
+  size_t nevents, capevents;
+  struct node **dirty;
+  size_t ndirty, capdirty;
+  uint64_t dropped;
 };
+
+/* ---- The record (audit) ---- */
+
+/** What the record says a server did (view-protocol.ts AUDIT_OPS says the same). */
+enum audit_op { AUDIT_DROPPED = 0, AUDIT_CREATE = 1, AUDIT_MKDIR = 2, AUDIT_WRITE = 3, AUDIT_TRUNCATE = 4, AUDIT_RENAME = 5, AUDIT_DELETE = 6, AUDIT_RMDIR = 7, AUDIT_CHMOD = 8, AUDIT_SYMLINK = 9, AUDIT_LINK = 10, AUDIT_READ = 11 };
+
+struct audit_event {
+  uint8_t op;
+  /** 0: done; else the errno it was refused with, and `rule` says which rule. */
+  int32_t err;
+  uint64_t at_ms;
+  /** Bytes written or read, the new size, the new mode; the reads for AUDIT_READ in `count`. */
+  uint64_t bytes;
+  uint32_t count;
+  char *path;
+  char *path2;
+  const char *rule;
+};
+
+/** Events held between two reports (a quarter second): beyond, they are counted as dropped, never waited for. */
+#define AUDIT_MAX_EVENTS 65536
+#define AUDIT_FLUSH_MS 250
+#define FRAME_AUDIT 3
 
 /* ---- Replies ---- */
 
@@ -512,6 +542,199 @@ static int may_remove(struct view *v, struct node *parent, const char *name) {
   return 0;
 }
 
+/* ---- The record: what the server did in a grant the app asked to record ---- */
+
+/** The process that asked for the request being served (the kernel's pid of the caller's thread). */
+static __thread uint32_t caller;
+/** The app (or proxy) that started this helper: its own checks through the view (the self-check's canaries) are not the server's doing. */
+static pid_t app_pid;
+
+/** Whether a thread belongs to the app's process: its Tgid, read once per thread seen. */
+static bool by_app(uint32_t tid) {
+  static __thread uint32_t last_tid;
+  static __thread bool last_answer;
+  if (tid == 0) return false;
+  if (tid == last_tid) return last_answer;
+  char file[64], line[128];
+  snprintf(file, sizeof file, "/proc/%u/status", tid);
+  FILE *status = fopen(file, "re");
+  bool answer = false;
+  if (status) {
+    while (fgets(line, sizeof line, status)) {
+      if (strncmp(line, "Tgid:", 5) == 0) {
+        answer = (pid_t)strtol(line + 5, NULL, 10) == app_pid;
+        break;
+      }
+    }
+    fclose(status);
+  }
+  last_tid = tid;
+  last_answer = answer;
+  return answer;
+}
+
+static bool recorded(const struct node *node) { return node && !is_synthetic(node) && (node->grant->flags & ENTRY_RECORD); }
+
+static uint64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/** The host path of `node` (plus `extra`): its grant's folder and the names below it; NULL if it cannot be spelled. */
+static char *node_path(const struct node *node, const char *extra) {
+  char *rel[MAX_DEPTH];
+  size_t nrel;
+  if (!rel_path(node, extra, rel, &nrel)) return NULL;
+  const char *base = node->grant->path;
+  size_t len = strlen(base) + 1;
+  for (size_t i = 0; i < nrel; i++) len += strlen(rel[i]) + 1;
+  char *out = malloc(len);
+  if (!out) return NULL;
+  size_t at = (size_t)snprintf(out, len, "%s", base);
+  for (size_t i = 0; i < nrel; i++) at += (size_t)snprintf(out + at, len - at, "%s%s", at > 0 && out[at - 1] == '/' ? "" : "/", rel[i]);
+  return out;
+}
+
+/** One event, under the view's lock; cheap (a path copied), and never waits: a full buffer drops it. */
+static void audit(struct view *v, uint8_t op, const struct node *node, const char *extra, const struct node *node2, const char *extra2, uint64_t bytes, int err, const char *rule) {
+  // The app's own checks (its canaries) are not the server's doing. Reads and writes never come from them.
+  if (!recorded(node) || (op != AUDIT_WRITE && op != AUDIT_READ && by_app(caller))) return;
+  if (v->nevents >= AUDIT_MAX_EVENTS) {
+    v->dropped++;
+    return;
+  }
+  if (v->nevents == v->capevents) {
+    size_t cap = v->capevents ? v->capevents * 2 : 256;
+    struct audit_event *grown = realloc(v->events, cap * sizeof *grown);
+    if (!grown) {
+      v->dropped++;
+      return;
+    }
+    v->events = grown;
+    v->capevents = cap;
+  }
+  v->events[v->nevents++] = (struct audit_event){ op, err, now_ms(), bytes, 0, node_path(node, extra), node2 ? node_path(node2, extra2) : NULL, rule };
+}
+
+/** Why `err` refused a change at (node, extra): the rule, in the record's words. */
+static const char *refusal_rule(struct view *v, const struct node *node, const char *extra, int err) {
+  if (err == -ENOENT) return "its grant was revoked";
+  if (err == -EBUSY) return "a protected path or a mount point lies there";
+  if (!(node->grant->flags & ENTRY_WRITABLE)) return "read-only grant";
+  if (err == -EROFS && (node->sticky || guard_of(v, node, extra) == GUARD_PROTECTED)) return "protected name";
+  return "refused";
+}
+
+/** A change refused in a recorded grant: the record says which rule refused it. */
+static void audit_refused(struct view *v, uint8_t op, const struct node *node, const char *extra, int err) {
+  if (err == -EINVAL || !recorded(node)) return;
+  audit(v, op, node, extra, NULL, NULL, 0, -err, refusal_rule(v, node, extra, err));
+}
+
+/** Bytes written or read: summed per file and reported once per AUDIT_FLUSH_MS, never one event per request. */
+static void audit_io(struct view *v, struct node *node, bool write, uint64_t bytes) {
+  if (!recorded(node)) return;
+  if (write) node->audit_written += bytes;
+  else {
+    node->audit_read += bytes;
+    node->audit_reads++;
+  }
+  if (node->audit_dirty) return;
+  if (v->ndirty == v->capdirty) {
+    size_t cap = v->capdirty ? v->capdirty * 2 : 64;
+    struct node **grown = realloc(v->dirty, cap * sizeof *grown);
+    if (!grown) return;
+    v->dirty = grown;
+    v->capdirty = cap;
+  }
+  node->audit_dirty = true;
+  v->dirty[v->ndirty++] = node;
+}
+
+/** A file's summed writes and reads become events (at a report, or when its node is freed). */
+static void audit_settle(struct view *v, struct node *node) {
+  node->audit_dirty = false;
+  if (node->audit_written) audit(v, AUDIT_WRITE, node, NULL, NULL, NULL, node->audit_written, 0, NULL);
+  if (node->audit_reads) {
+    audit(v, AUDIT_READ, node, NULL, NULL, NULL, node->audit_read, 0, NULL);
+    if (v->nevents && v->events[v->nevents - 1].op == AUDIT_READ) v->events[v->nevents - 1].count = node->audit_reads;
+  }
+  node->audit_written = node->audit_read = 0;
+  node->audit_reads = 0;
+}
+
+/** Settles one file now (before it is renamed or removed: its writes are told under the name they were made by). */
+static void audit_settle_now(struct view *v, struct node *node) {
+  if (!node || !node->audit_dirty) return;
+  audit_settle(v, node);
+  for (size_t i = 0; i < v->ndirty; i++) {
+    if (v->dirty[i] == node) {
+      v->dirty[i] = v->dirty[--v->ndirty];
+      break;
+    }
+  }
+}
+
+static void put(uint8_t **at, const void *data, size_t len) {
+  memcpy(*at, data, len);
+  *at += len;
+}
+
+static void put_str(uint8_t **at, const char *text) {
+  uint32_t len = text ? (uint32_t)strlen(text) : 0;
+  put(at, &len, 4);
+  if (len) put(at, text, len);
+}
+
+/** Every AUDIT_FLUSH_MS: the events and summed I/O since the last report go to the app in one frame (AUDIT). */
+static void *audit_loop(void *arg) {
+  struct view *v = arg;
+  for (;;) {
+    struct timespec pause = { 0, AUDIT_FLUSH_MS * 1000000L };
+    nanosleep(&pause, NULL);
+    pthread_mutex_lock(&v->lock);
+    for (size_t i = 0; i < v->ndirty; i++) audit_settle(v, v->dirty[i]);
+    v->ndirty = 0;
+    struct audit_event *events = v->events;
+    size_t n = v->nevents;
+    uint64_t dropped = v->dropped;
+    v->events = NULL;
+    v->nevents = v->capevents = 0;
+    v->dropped = 0;
+    pthread_mutex_unlock(&v->lock);
+    if (n == 0 && dropped == 0) continue;
+    size_t size = 12;
+    for (size_t i = 0; i < n; i++) size += 1 + 4 + 8 + 8 + 4 + 12 + (events[i].path ? strlen(events[i].path) : 0) + (events[i].path2 ? strlen(events[i].path2) : 0) + (events[i].rule ? strlen(events[i].rule) : 0);
+    uint8_t *frame = malloc(size);
+    if (frame) {
+      uint8_t *at = frame;
+      uint32_t count = (uint32_t)n;
+      put(&at, &count, 4);
+      put(&at, &dropped, 8);
+      for (size_t i = 0; i < n; i++) {
+        const struct audit_event *e = &events[i];
+        put(&at, &e->op, 1);
+        put(&at, &e->err, 4);
+        put(&at, &e->at_ms, 8);
+        put(&at, &e->bytes, 8);
+        put(&at, &e->count, 4);
+        put_str(&at, e->path);
+        put_str(&at, e->path2);
+        put_str(&at, e->rule);
+      }
+      control_send(v->control, FRAME_AUDIT, frame, (uint32_t)(at - frame));
+      free(frame);
+    }
+    for (size_t i = 0; i < n; i++) {
+      free(events[i].path);
+      free(events[i].path2);
+    }
+    free(events);
+  }
+  return NULL;
+}
+
 /* ---- Handles ---- */
 
 static uint64_t handle_add(struct view *v, int fd, struct node *node, bool dir) {
@@ -592,6 +815,8 @@ static void uncache(struct view *v, const struct node *node) {
 static void node_released(struct node *node, void *arg) {
   struct view *v = arg;
   uncache(v, node);
+  // Its summed I/O is reported now, while it can still be spelled; it leaves the list of files to report.
+  audit_settle_now(v, node);
   if (node->wd < 0) return;
   for (size_t i = 0; i < v->nwatched; i++) {
     if (v->watched[i] == node) {
@@ -735,7 +960,10 @@ static void op_setattr(struct view *v, const struct request *r) {
   const struct fuse_setattr_in *in = (const void *)r->arg;
   if (!node || r->arglen < sizeof *in) return reply_error(v, r->in->unique, EINVAL);
   int err = may_change(v, node);
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    if (in->valid & (FATTR_SIZE | FATTR_MODE)) audit_refused(v, (in->valid & FATTR_SIZE) ? AUDIT_TRUNCATE : AUDIT_CHMOD, node, NULL, err);
+    return reply_error(v, r->in->unique, -err);
+  }
   struct handle *h = (in->valid & FATTR_FH) ? handle_get(v, in->fh) : NULL;
   if (h && (err = handle_live(h))) return reply_error(v, r->in->unique, -err);
   if (in->valid & (FATTR_UID | FATTR_GID)) {
@@ -794,6 +1022,8 @@ static void op_setattr(struct view *v, const struct request *r) {
     close(fd);
     if (rc != 0) return reply_error(v, r->in->unique, saved);
   }
+  if (in->valid & FATTR_SIZE) audit(v, AUDIT_TRUNCATE, node, NULL, NULL, NULL, in->size, 0, NULL);
+  if (in->valid & FATTR_MODE) audit(v, AUDIT_CHMOD, node, NULL, NULL, NULL, in->mode & SETTABLE_MODE, 0, NULL);
   reply_attr(v, r, node);
 }
 
@@ -828,7 +1058,10 @@ static void op_mknod(struct view *v, const struct request *r) {
   const char *name = r->arglen >= sizeof *in ? take_name(r, &at) : NULL;
   if (!parent || !name) return reply_error(v, r->in->unique, EINVAL);
   int err = may_create(v, parent, name);
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, AUDIT_CREATE, parent, name, err);
+    return reply_error(v, r->in->unique, -err);
+  }
   mode_t type = in->mode & S_IFMT;
   int rc;
   if (type == S_IFREG) {
@@ -841,6 +1074,7 @@ static void op_mknod(struct view *v, const struct request *r) {
     return reply_error(v, r->in->unique, EPERM);
   }
   if (rc != 0) return reply_error(v, r->in->unique, errno);
+  audit(v, AUDIT_CREATE, parent, name, NULL, NULL, 0, 0, NULL);
   reply_made(v, r, parent, name);
 }
 
@@ -851,8 +1085,12 @@ static void op_mkdir(struct view *v, const struct request *r) {
   const char *name = r->arglen >= sizeof *in ? take_name(r, &at) : NULL;
   if (!parent || !name) return reply_error(v, r->in->unique, EINVAL);
   int err = may_create(v, parent, name);
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, AUDIT_MKDIR, parent, name, err);
+    return reply_error(v, r->in->unique, -err);
+  }
   if (mkdirat(parent->fd, name, in->mode & SETTABLE_MODE) != 0) return reply_error(v, r->in->unique, errno);
+  audit(v, AUDIT_MKDIR, parent, name, NULL, NULL, 0, 0, NULL);
   reply_made(v, r, parent, name);
 }
 
@@ -863,8 +1101,12 @@ static void op_symlink(struct view *v, const struct request *r) {
   const char *target = name ? take_name(r, &at) : NULL;
   if (!parent || !target) return reply_error(v, r->in->unique, EINVAL);
   int err = may_create(v, parent, name);
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, AUDIT_SYMLINK, parent, name, err);
+    return reply_error(v, r->in->unique, -err);
+  }
   if (symlinkat(target, parent->fd, name) != 0) return reply_error(v, r->in->unique, errno);
+  audit(v, AUDIT_SYMLINK, parent, name, NULL, NULL, 0, 0, NULL);
   reply_made(v, r, parent, name);
 }
 
@@ -879,7 +1121,10 @@ static void op_link(struct view *v, const struct request *r) {
   // A protected file linked elsewhere would be written by its other name.
   int err = may_change(v, old);
   if (!err) err = may_create(v, newparent, name);
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, AUDIT_LINK, newparent, name, err);
+    return reply_error(v, r->in->unique, -err);
+  }
   if (old->type != S_IFREG) return reply_error(v, r->in->unique, EPERM);
   int fd = reopen(old, O_PATH);
   if (fd < 0) return reply_error(v, r->in->unique, -fd);
@@ -889,6 +1134,7 @@ static void op_link(struct view *v, const struct request *r) {
   int saved = errno;
   close(fd);
   if (rc != 0) return reply_error(v, r->in->unique, saved);
+  audit(v, AUDIT_LINK, old, NULL, newparent, name, 0, 0, NULL);
   reply_made(v, r, newparent, name);
 }
 
@@ -898,8 +1144,13 @@ static void op_unlink(struct view *v, const struct request *r, bool dir) {
   const char *name = take_name(r, &at);
   if (!parent || !name) return reply_error(v, r->in->unique, EINVAL);
   int err = may_remove(v, parent, name);
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, dir ? AUDIT_RMDIR : AUDIT_DELETE, parent, name, err);
+    return reply_error(v, r->in->unique, -err);
+  }
+  audit_settle_now(v, nodes_by_name(v->nodes, parent, name));
   if (unlinkat(parent->fd, name, dir ? AT_REMOVEDIR : 0) != 0) return reply_error(v, r->in->unique, errno);
+  audit(v, dir ? AUDIT_RMDIR : AUDIT_DELETE, parent, name, NULL, NULL, 0, 0, NULL);
   own_change(v, parent, name, IN_DELETE);
   struct node *gone = nodes_by_name(v->nodes, parent, name);
   if (gone) nodes_unplace(v->nodes, gone);
@@ -940,8 +1191,14 @@ static void op_rename(struct view *v, const struct request *r, bool two) {
     err = may_remove(v, newparent, newname);
     if (err == -ENOENT) err = 0;
   }
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, AUDIT_RENAME, oldparent, oldname, err);
+    return reply_error(v, r->in->unique, -err);
+  }
+  audit_settle_now(v, nodes_by_name(v->nodes, oldparent, oldname));
+  audit_settle_now(v, nodes_by_name(v->nodes, newparent, newname));
   if (syscall(SYS_renameat2, oldparent->fd, oldname, newparent->fd, newname, flags) != 0) return reply_error(v, r->in->unique, errno);
+  audit(v, AUDIT_RENAME, oldparent, oldname, newparent, newname, 0, 0, NULL);
   own_change(v, oldparent, oldname, IN_MOVED_FROM | ((flags & RENAME_EXCHANGE) ? IN_MOVED_TO : 0));
   own_change(v, newparent, newname, IN_MOVED_TO | ((flags & RENAME_EXCHANGE) ? IN_MOVED_FROM : 0));
   struct node *moved = nodes_by_name(v->nodes, oldparent, oldname);
@@ -991,7 +1248,10 @@ static void op_create(struct view *v, const struct request *r) {
   if (!parent || !name) return reply_error(v, r->in->unique, EINVAL);
   int err = may_create(v, parent, name);
   // An existing name opened with O_CREAT is a write of that file: may_create refused only what it may not make.
-  if (err) return reply_error(v, r->in->unique, -err);
+  if (err) {
+    audit_refused(v, AUDIT_CREATE, parent, name, err);
+    return reply_error(v, r->in->unique, -err);
+  }
   int flags = open_flags((int)in->flags) | O_CREAT | O_NOFOLLOW | O_CLOEXEC | ((int)in->flags & O_EXCL);
   int fd = openat(parent->fd, name, flags, in->mode & SETTABLE_MODE);
   if (fd < 0) return reply_error(v, r->in->unique, errno);
@@ -1016,6 +1276,8 @@ static void op_create(struct view *v, const struct request *r) {
   }
   out.o.fh = handle_add(v, fd, node, false);
   own_change(v, parent, name, IN_CREATE);
+  // The kernel asks to create only a name it does not know (an existing file it opens by itself).
+  audit(v, AUDIT_CREATE, parent, name, NULL, NULL, 0, 0, NULL);
   reply_ok(v, r->in->unique, &out, sizeof out);
 }
 
@@ -1145,6 +1407,7 @@ static void op_read(struct view *v, const struct request *r) {
   size_t size = in->size > MAX_WRITE ? MAX_WRITE : in->size;
   ssize_t n = pread(fd, read_buffer, size, (off_t)in->offset);
   if (n < 0) return reply_error(v, r->in->unique, errno);
+  audit_io(v, in->fh ? handle_get(v, in->fh)->node : node_of(v, r), false, (uint64_t)n);
   reply_ok(v, r->in->unique, read_buffer, (size_t)n);
   // After the answer: the reader goes on with this file while the rest of its folder is handed over.
   struct node *node = in->fh ? handle_get(v, in->fh)->node : node_of(v, r);
@@ -1160,7 +1423,10 @@ static void op_write(struct view *v, const struct request *r) {
     if (!node) return reply_error(v, r->in->unique, EBADF);
     if (!is_synthetic(node) && !node->grant->alive) return reply_error(v, r->in->unique, EACCES);
     int err = may_change(v, node);
-    if (err) return reply_error(v, r->in->unique, -err);
+    if (err) {
+      audit_refused(v, AUDIT_WRITE, node, NULL, err);
+      return reply_error(v, r->in->unique, -err);
+    }
     fd = cached_fd(v, node, O_WRONLY);
     if (fd < 0) return reply_error(v, r->in->unique, -fd);
   } else {
@@ -1174,6 +1440,7 @@ static void op_write(struct view *v, const struct request *r) {
   written->wrote_at = now_ns();
   ssize_t n = pwrite(fd, (const uint8_t *)(in + 1), in->size, (off_t)in->offset);
   if (n < 0) return reply_error(v, r->in->unique, errno);
+  audit_io(v, written, true, (uint64_t)n);
   struct fuse_write_out out = { .size = (uint32_t)n };
   reply_ok(v, r->in->unique, &out, sizeof out);
 }
@@ -1441,6 +1708,7 @@ static void op_releasedir(struct view *v, const struct request *r) {
 static uint64_t counts[64];
 
 static void dispatch(struct view *v, const struct request *r) {
+  caller = r->in->pid;
   counts[r->in->opcode & 63]++;
   switch (r->in->opcode) {
   case FUSE_INIT: return op_init(v, r);
@@ -1499,6 +1767,10 @@ struct view *view_new(int fuse_fd, int control_fd, struct table *initial) {
   v->insize = MAX_WRITE + 4096;
   pthread_t ahead;
   if (pthread_create(&ahead, NULL, read_ahead_loop, v) != 0) fail("no read-ahead thread");
+  app_pid = getppid();
+  pthread_t reporter;
+  if (pthread_create(&reporter, NULL, audit_loop, v) != 0) fail("no record thread");
+  pthread_detach(reporter);
   pthread_detach(ahead);
   // The root of the sandbox: the plan's root, node 1.
   synthetic_node(v, initial->root);

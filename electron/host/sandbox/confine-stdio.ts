@@ -56,6 +56,7 @@ import { helperBinary } from './view/helper-binary.js';
 import { EgressGuard } from './egress/egress-guard.js';
 import { findNft } from './egress/netns-nft.js';
 import { NetworkRecord, networkRecordFile } from './egress/network-record.js';
+import { FileRecord } from './audit/file-record.js';
 import { viewRules } from './view/view-rules.js';
 
 /**
@@ -317,6 +318,8 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
   let openDescriptors: () => OpenedDescriptors = () => ({ fds: [], close: () => undefined });
   /** Set where the server sees its grants through a file view of its own (view/view-confine.ts). */
   let viewed: ViewConfined | undefined;
+  /** The record of what it does in its grants: only a view sees each operation. */
+  let fileRecord: FileRecord | undefined;
   const filter = support.kind === 'bwrap' ? seccompFilter(filterRules) : undefined;
   // What bwrap's plan takes whatever way the grants reach the server (the file view, or bind mounts).
   const planned = {
@@ -347,6 +350,9 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     // killed are still this process's to remove (placeholder-journal.ts).
     PlaceholderJournal.for(dataDir);
     const stage = fs.realpathSync(ensureFolder(defaults.stage));
+    // What it does in its grants, as its view reports it (audit/file-record.ts); a build step has none.
+    const record = options.serverId.startsWith('build-') ? undefined : new FileRecord(dataDir, options.serverId);
+    fileRecord = record;
     const plan = planBwrap({ ...planned, view: { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } });
     const described = identify(plan.descriptors);
     identities = new Map(described.map((entry) => [entry.path, entry.identity]));
@@ -362,6 +368,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       filterFile: filter ? seccompFile(dataDir, filter) : undefined,
       network: privateNetwork,
       bound: described,
+      onAudit: record ? (events, dropped) => record.add(events, dropped) : undefined,
     });
     spawn = viewed.spawn;
     openDescriptors = viewed.openDescriptors;
@@ -483,6 +490,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     live,
     release: async () => {
       await guard?.guard.stop();
+      await fileRecord?.flush();
       unclaim();
       await releaseHeld(placeholders);
       removeCgroup(limits.cgroup);

@@ -6,6 +6,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { useProxiesByServer, useRootIndex, useRoots } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
+import { ServerChangesPanel } from './server-changes.js';
 import { ActivityTimeline } from './activity-timeline.js';
 import { ArgumentFolders } from './argument-folders.js';
 import { ConfinementFacts } from './confinement-badge.js';
@@ -126,6 +127,7 @@ export function ServerDetail({ server, onEdit, onRemoved }: { server: ServerView
       <ServerFacts server={server} rootsByUri={rootsByUri} rootsById={rootsById} />
       <ServerLimitsPanel server={server} />
       <ProxySessions server={server} sessions={proxies} />
+      {server.sandbox && <ServerChangesPanel server={server} />}
       <ActivityTimeline serverId={server.id} />
 
       <ConfirmDialog

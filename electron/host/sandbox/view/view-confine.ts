@@ -22,6 +22,7 @@ import { configuredHooksFolders } from '../protected-paths.js';
 import { planView, type ViewEntry } from './view-plan.js';
 import { withHooksFolders, type ViewRules } from './view-rules.js';
 import { ViewRefused, ViewSession } from './view-session.js';
+import type { ViewAuditEvent } from './view-protocol.js';
 
 export interface ViewConfineInput {
   view: Extract<ViewSupport, { available: true }>;
@@ -39,6 +40,8 @@ export interface ViewConfineInput {
   network: PrivateNetwork | undefined;
   /** Program folders bound by bwrap, each with the identity it must still have at the spawn. */
   bound: readonly { path: string; identity: PathIdentity }[];
+  /** What the server does in its grants, as the view reports it (the record: file-record.ts). */
+  onAudit?: ((events: ViewAuditEvent[], dropped: number) => void) | undefined;
 }
 
 export type ViewChange = { kind: 'applied'; added: string[]; revoked: string[]; ms: number } | { kind: 'unchanged' } | { kind: 'restart'; reason: string };
@@ -120,7 +123,7 @@ export function confineWithView(input: ViewConfineInput): ViewConfined {
         pipes: (blockPipe ? 1 : 0) + 1,
         whenSpawned: async (pipes: (Readable | Writable)[], pid: number | undefined) => {
           if (!pid) throw new Error('the sandbox helper did not start');
-          const session = new ViewSession(pipes[pipes.length - 1] as Duplex);
+          const session = new ViewSession(pipes[pipes.length - 1] as Duplex, input.onAudit);
           // The first table: the helper opens each grant (no symlink followed, the very folder checked) and serves it.
           await session.apply(rules, entries);
           const holder = await session.holder;

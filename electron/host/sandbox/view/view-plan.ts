@@ -29,6 +29,8 @@ export type ViewEntry =
       protect: boolean;
       /** The holder's private tmpfs, not a host folder (no identity). */
       tmp: boolean;
+      /** What the server does in it is recorded (a grant of the person's folders: the audit). */
+      record?: boolean | undefined;
       /** The host folder it passes through to, where that is not `path` itself (the private temp folder on disk). */
       source?: string | undefined;
       identity?: PathIdentity | undefined;
@@ -79,7 +81,7 @@ export function planView(input: ViewPlanInput): ViewPlan {
     if (!identity?.directory || root.path === '/') continue;
     roots.push(root);
     const writable = root.mode === 'read-write';
-    set({ kind: 'backing', path: root.path, writable, protect: writable, tmp: false, identity, optOuts: writable ? optOutBits(input.rules, root.writableByChoice) : 0n });
+    set({ kind: 'backing', path: root.path, writable, protect: writable, tmp: false, record: true, identity, optOuts: writable ? optOutBits(input.rules, root.writableByChoice) : 0n });
   }
   if (input.tmpFolder) {
     const identity = input.identityOf(input.tmpFolder.path);

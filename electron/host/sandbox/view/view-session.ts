@@ -3,7 +3,7 @@
 // a live change resolves only then, and a table the helper refuses (a folder replaced since it was
 // checked) rejects with the helper's reason.
 import type { Duplex } from 'node:stream';
-import { encodeTable, FrameReader } from './view-protocol.js';
+import { encodeTable, FrameReader, type ViewAuditEvent } from './view-protocol.js';
 import type { ViewEntry } from './view-plan.js';
 import type { ViewRules } from './view-rules.js';
 
@@ -25,7 +25,11 @@ export class ViewSession {
   /** The holder's pid (bwrap's outer process): pasta joins its network namespace, the self-check starts from it. */
   readonly holder: Promise<number>;
 
-  constructor(private readonly control: Duplex) {
+  constructor(
+    private readonly control: Duplex,
+    /** What the server did in its recorded grants, as the helper reports it (every quarter second). */
+    onAudit: (events: ViewAuditEvent[], dropped: number) => void = () => undefined,
+  ) {
     let holderKnown: (pid: number) => void = () => undefined;
     let holderLost: (error: Error) => void = () => undefined;
     this.holder = new Promise<number>((resolve, reject) => {
@@ -37,6 +41,7 @@ export class ViewSession {
     control.on('data', (chunk: Buffer) => {
       for (const frame of this.reader.push(chunk)) {
         if (frame.type === 'holder') holderKnown(frame.pid);
+        else if (frame.type === 'audit') onAudit(frame.events, frame.dropped);
         else this.settle(frame.seq, frame.errno === 0 ? undefined : new ViewRefused(frame.why || `errno ${frame.errno}`));
       }
     });

@@ -15,7 +15,7 @@ const at = (...path: string[]) => {
 
 describe('the completion model', () => {
   it('has every visible command, and no hidden one', () => {
-    expect(at().subcommands.map((sub) => sub.name)).toEqual(['roots', 'grant', 'revoke', 'status', 'writable', 'servers', 'proxy', 'import', 'use-with', 'serve', 'export', 'import-registry', 'completion', 'help']);
+    expect(at().subcommands.map((sub) => sub.name)).toEqual(['roots', 'grant', 'revoke', 'status', 'writable', 'servers', 'audit', 'proxy', 'import', 'use-with', 'serve', 'export', 'import-registry', 'completion', 'help']);
     expect(at('servers').subcommands.map((sub) => sub.name)).toEqual(['add', 'set', 'remove', 'list']);
     expect(models.some((model) => model.path.includes('__names'))).toBe(false);
   });
@@ -35,6 +35,7 @@ describe('the completion model', () => {
     expect(argumentAt(at('completion'), 0)).toEqual({ kind: 'choices', choices: ['bash', 'zsh', 'fish'] });
     expect(argumentAt(at('use-with'), 0)).toEqual({ kind: 'choices', choices: ['claude-desktop', 'vscode', 'cursor', 'claude-code'] });
     expect(argumentAt(at('use-with'), 1)).toEqual({ kind: 'servers' });
+    expect(argumentAt(at('audit'), 0)).toEqual({ kind: 'servers' });
     expect(at('servers', 'add').options.find((option) => option.names.includes('--cwd'))?.value).toEqual({ kind: 'dir' });
     expect(at('import').options.find((option) => option.names.includes('--from'))?.value).toEqual({ kind: 'choices', choices: ['claude-desktop', 'vscode', 'cursor', 'claude-code'] });
   });

@@ -1,0 +1,148 @@
+// The record of what each server did in its grants (issue #29), kept in the data folder (hidden
+// from every server): one line of JSON per operation in `<data>/audit/<server>.jsonl`, and reads
+// summed per file in `<server>.reads.json`. Written by the process that runs the server (the app or
+// a proxy) as the view reports it, a quarter second at a time, off the server's path: a file
+// operation never waits for the record. Bounded: the newest FILE_RECORD_ENTRIES entries within
+// FILE_RECORD_DAYS days. A full disk loses entries, never the registry.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FileReadSummary, FileRecordEntry } from '../../../../shared/file-record.js';
+import type { ViewAuditEvent } from '../view/view-protocol.js';
+
+export const FILE_RECORD_ENTRIES = 10_000;
+export const FILE_RECORD_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Files whose reads are summed, the most recently read kept. */
+const READ_ROWS = 10_000;
+
+export function fileRecordFiles(dataDir: string, serverId: string): { entries: string; reads: string } {
+  const base = path.join(dataDir, 'audit', serverId.replace(/[^a-zA-Z0-9._-]/g, '_'));
+  return { entries: `${base}.jsonl`, reads: `${base}.reads.json` };
+}
+
+function isEntry(value: unknown): value is FileRecordEntry {
+  const entry = value as FileRecordEntry;
+  return typeof entry === 'object' && entry !== null && typeof entry.time === 'number' && typeof entry.op === 'string' && typeof entry.path === 'string';
+}
+
+/** The entries on disk, oldest first, from `since` (epoch ms) on; a damaged line is skipped (a record, not a setting). */
+export function readFileRecord(dataDir: string, serverId: string, since = 0): FileRecordEntry[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(fileRecordFiles(dataDir, serverId).entries, 'utf8');
+  } catch {
+    return [];
+  }
+  const entries: FileRecordEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const entry = JSON.parse(line) as unknown;
+      if (isEntry(entry) && entry.time >= since) entries.push(entry);
+    } catch {
+      // A line cut short by a full disk or a crash: the rest stand.
+    }
+  }
+  return entries;
+}
+
+export function readFileReads(dataDir: string, serverId: string): FileReadSummary[] {
+  try {
+    const rows = (JSON.parse(fs.readFileSync(fileRecordFiles(dataDir, serverId).reads, 'utf8')) as { rows?: unknown }).rows;
+    return Array.isArray(rows) ? (rows as FileReadSummary[]).filter((row) => typeof row?.path === 'string' && typeof row.last === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** One server's record, written by the process that runs it. */
+export class FileRecord {
+  private readonly files: { entries: string; reads: string };
+  private lines: number | undefined;
+  private readonly reads = new Map<string, FileReadSummary>();
+  private readsTimer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly dataDir: string,
+    readonly serverId: string,
+    private readonly bounds = { entries: FILE_RECORD_ENTRIES, days: FILE_RECORD_DAYS },
+  ) {
+    this.files = fileRecordFiles(dataDir, serverId);
+  }
+
+  /** One report of the view: appended in order, after the ones before it. */
+  add(events: readonly ViewAuditEvent[], dropped: number): void {
+    const entries: FileRecordEntry[] = [];
+    for (const event of events) {
+      if (event.op === 'read') {
+        const known = this.reads.get(event.path);
+        this.reads.set(event.path, { path: event.path, first: known?.first ?? event.time, last: event.time, reads: (known?.reads ?? 0) + (event.reads ?? 1), bytes: (known?.bytes ?? 0) + (event.bytes ?? 0) });
+        continue;
+      }
+      entries.push({ time: event.time, op: event.op, path: event.path, ...(event.to ? { to: event.to } : {}), ...(event.bytes !== undefined ? { bytes: event.bytes } : {}), ...(event.rule ? { rule: event.rule } : {}) });
+    }
+    if (dropped > 0) entries.push({ time: Date.now(), op: 'dropped', path: '', count: dropped });
+    if (entries.length) this.append(entries);
+    if (this.reads.size) this.readsTimer ??= setTimeout(() => this.writeReads(), 1000).unref();
+  }
+
+  /** Waits for what was reported to be on disk (the tests and a server's end). */
+  async flush(): Promise<void> {
+    await this.writing;
+    if (this.readsTimer) {
+      clearTimeout(this.readsTimer);
+      this.writeReads();
+    }
+  }
+
+  private append(entries: FileRecordEntry[]): void {
+    const text = entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n';
+    this.writing = this.writing.then(async () => {
+      try {
+        await fs.promises.mkdir(path.dirname(this.files.entries), { recursive: true, mode: 0o700 });
+        const first = this.lines === undefined;
+        this.lines ??= readFileRecord(this.dataDir, this.serverId).length;
+        await fs.promises.appendFile(this.files.entries, text, { mode: 0o600 });
+        this.lines += entries.length;
+        // Trimmed in steps, not at every append: a fifth over the bound, and at this process's first
+        // append (what aged past its days while nothing ran goes then).
+        if (first || this.lines > this.bounds.entries * 1.2) await this.trim();
+      } catch {
+        // A full disk or a removed data folder: these entries are lost, nothing else.
+      }
+    });
+  }
+
+  /** Keeps the newest entries within the bounds (another process may append meanwhile: its lines after the read are kept). */
+  private async trim(): Promise<void> {
+    const oldest = Date.now() - this.bounds.days * DAY_MS;
+    const all = readFileRecord(this.dataDir, this.serverId);
+    const kept = all.filter((entry) => entry.time >= oldest).slice(-this.bounds.entries);
+    if (kept.length === all.length) return;
+    const partial = `${this.files.entries}.${process.pid}.tmp`;
+    await fs.promises.writeFile(partial, kept.map((entry) => JSON.stringify(entry)).join('\n') + (kept.length ? '\n' : ''), { mode: 0o600 });
+    await fs.promises.rename(partial, this.files.entries);
+    this.lines = kept.length;
+  }
+
+  private writeReads(): void {
+    this.readsTimer = undefined;
+    const merged = new Map(readFileReads(this.dataDir, this.serverId).map((row) => [row.path, row]));
+    for (const [file, row] of this.reads) {
+      const onDisk = merged.get(file);
+      merged.set(file, onDisk && onDisk.last > row.last ? onDisk : { ...row, first: Math.min(row.first, onDisk?.first ?? row.first) });
+    }
+    this.reads.clear();
+    const oldest = Date.now() - this.bounds.days * DAY_MS;
+    const rows = [...merged.values()].filter((row) => row.last >= oldest).sort((a, b) => b.last - a.last).slice(0, READ_ROWS);
+    try {
+      fs.mkdirSync(path.dirname(this.files.reads), { recursive: true, mode: 0o700 });
+      const partial = `${this.files.reads}.${process.pid}.tmp`;
+      fs.writeFileSync(partial, `${JSON.stringify({ rows })}\n`, { mode: 0o600 });
+      fs.renameSync(partial, this.files.reads);
+    } catch {
+      // Lost, nothing else.
+    }
+  }
+}

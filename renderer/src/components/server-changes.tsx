@@ -1,0 +1,159 @@
+// "Changes by this server" (issue #29): the files it created, changed or deleted in its grants since
+// a point the person picks, grouped by folder, and what its sandbox refused with the rule, as its
+// file view recorded them. Where the server has no file view (bind mounts), there is no record, and
+// the section says so instead of showing an empty list. Copy puts the list on the clipboard.
+import { useEffect, useId, useState } from 'react';
+import type { ServerView } from '../../../shared/domain.js';
+import type { NetChange, ServerChanges } from '../../../shared/file-record.js';
+import { callSafely } from '../call-safely.js';
+import { useHost } from '../host-context.js';
+import { useI18n } from '../i18n/i18n-context.js';
+import type { MessageKey } from '../i18n/messages.js';
+
+type Since = 'hour' | 'day' | 'looked' | 'all';
+const REFRESH_MS = 3_000;
+const seenKey = (serverId: string) => `mcp-roots.changes-seen.${serverId}`;
+
+const changeKey: Record<NetChange['change'], MessageKey> = { created: 'changes.created', modified: 'changes.modified', deleted: 'changes.deleted' };
+
+function sinceMs(since: Since, seen: number): number {
+  const now = Date.now();
+  if (since === 'hour') return now - 3_600_000;
+  if (since === 'day') return new Date(new Date().toDateString()).getTime();
+  if (since === 'looked') return seen;
+  return 0;
+}
+
+/** The changes by folder (the folder of each path), folders and their entries in path order. */
+function byFolder(changes: readonly NetChange[]): [string, NetChange[]][] {
+  const groups = new Map<string, NetChange[]>();
+  for (const change of [...changes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const folder = change.path.slice(0, change.path.lastIndexOf('/')) || '/';
+    groups.set(folder, [...(groups.get(folder) ?? []), change]);
+  }
+  return [...groups];
+}
+
+export function ServerChangesPanel({ server }: { server: ServerView }) {
+  const { t, formatTime } = useI18n();
+  const { client } = useHost();
+  const selectId = useId();
+  const [seen, setSeen] = useState(() => Number(localStorage.getItem(seenKey(server.id)) ?? 0));
+  const [since, setSince] = useState<Since>(() => (seen > 0 ? 'looked' : 'all'));
+  const [data, setData] = useState<ServerChanges | undefined>(undefined);
+  const [copied, setCopied] = useState<'done' | 'failed' | undefined>();
+  const withoutView = server.status.confinement?.grants === 'mounts';
+
+  useEffect(() => {
+    let cancelled = false;
+    const load = () =>
+      void callSafely(client, 'servers.changes', { serverId: server.id, since: sinceMs(since, seen) }).then((result) => {
+        if (!cancelled && result.ok) setData(result.value);
+      });
+    load();
+    const timer = setInterval(load, REFRESH_MS);
+    return () => {
+      cancelled = true;
+      clearInterval(timer);
+    };
+  }, [client, server.id, since, seen]);
+
+  const markSeen = () => {
+    const now = Date.now();
+    localStorage.setItem(seenKey(server.id), String(now));
+    setSeen(now);
+    setSince('looked');
+  };
+  const copy = async () => {
+    const text = (data?.changes ?? []).map((change) => `${change.change}\t${change.path}${change.from ? `\t(from ${change.from})` : ''}`).join('\n');
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('done');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <section className="changes" aria-labelledby={`${selectId}-title`}>
+      <div className="timeline__head">
+        <h2 id={`${selectId}-title`} className="section-title">
+          {t('changes.title')}
+        </h2>
+        <label htmlFor={selectId} className="timeline__filterlabel">
+          {t('changes.since')}
+        </label>
+        <select id={selectId} className="select timeline__filter" value={since} onChange={(event) => setSince(event.target.value as Since)}>
+          <option value="looked" disabled={seen === 0}>
+            {seen ? t('changes.sinceLooked', { time: formatTime(seen) }) : t('changes.sinceLookedNever')}
+          </option>
+          <option value="hour">{t('changes.sinceHour')}</option>
+          <option value="day">{t('changes.sinceDay')}</option>
+          <option value="all">{t('changes.sinceAll')}</option>
+        </select>
+        <button type="button" className="button button--compact" onClick={() => void copy()} disabled={!data?.changes.length}>
+          {t('changes.copy')}
+        </button>
+        <button type="button" className="button button--compact button--ghost" onClick={markSeen}>
+          {t('changes.markSeen')}
+        </button>
+        <span className="muted timeline__copied" role="status">
+          {copied === 'done' ? t('activity.copied') : copied === 'failed' ? t('activity.copyFailed') : ''}
+        </span>
+      </div>
+      {withoutView ? (
+        <p className="muted">{t('changes.noView')}</p>
+      ) : data === undefined ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : (
+        <>
+          {data.changes.length === 0 ? (
+            <p className="muted">{t('changes.none')}</p>
+          ) : (
+            <div className="changes__groups">
+              {byFolder(data.changes).map(([folder, changes]) => (
+                <div key={folder} className="changes__group">
+                  <h3 className="changes__folder">{folder}</h3>
+                  <ul className="changes__list" aria-label={folder}>
+                    {changes.map((change) => (
+                      <li key={change.path} className={`changes__row changes__row--${change.change}`}>
+                        <span className="changes__badge">{t(changeKey[change.change])}</span>
+                        <span className="changes__name">
+                          {change.path.slice(folder.length + 1)}
+                          {change.kind === 'folder' ? '/' : ''}
+                          {change.from && <span className="muted"> {t('changes.from', { path: change.from })}</span>}
+                        </span>
+                        <time className="changes__time" dateTime={new Date(change.last).toISOString()}>
+                          {formatTime(change.last)}
+                        </time>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ))}
+            </div>
+          )}
+          {data.refused.length > 0 && (
+            <details className="changes__refused">
+              <summary>{t('changes.refused', { count: data.refused.length })}</summary>
+              <ul className="changes__list">
+                {data.refused.map((entry, index) => (
+                  <li key={`${entry.time}-${index}`} className="changes__row">
+                    <span className="changes__badge changes__badge--refused">{entry.op}</span>
+                    <span className="changes__name">{entry.path}</span>
+                    <span className="muted">{entry.rule}</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+          {(data.filesRead > 0 || data.dropped > 0) && (
+            <p className="field-hint">
+              {data.filesRead > 0 ? t('changes.read', { count: data.filesRead }) : ''} {data.dropped > 0 ? t('changes.dropped', { count: data.dropped }) : ''}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
