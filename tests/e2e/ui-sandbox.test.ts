@@ -12,6 +12,7 @@ import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import type { GrantMode, ServerView } from '../../shared/domain.js';
 import { FILESYSTEM_ENTRY, filesystemServer, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 import { lookEverywhere, SCREEN_SIZES, waitConnected } from './ui-checks.js';
+import { anyPathServer } from '../support/confined-client.js';
 import { startUiSession, type UiSession } from './ui-harness.js';
 
 const support = await probeSandbox();
@@ -121,6 +122,44 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
       'Folders bound when it started (no file view here: FUSE is not available to your user). Repositories made or cloned after its start, or more than 3 folders deep, are not protected, and a change of grants restarts it.',
     );
     await capture('sandbox-servers-static');
+  });
+
+  it('shows the changes a server made in its folders, grouped by folder, and what its sandbox refused', async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const project = tempDir('mcp-roots-changes-');
+    fs.mkdirSync(path.join(project, 'src'));
+    fs.writeFileSync(path.join(project, 'src', 'main.ts'), 'export {};\n');
+    fs.writeFileSync(path.join(project, 'old-notes.md'), 'old\n');
+    const [root] = (await host.addRoots([project])).added;
+    const server = await host.addServer({ name: 'editor', transport: anyPathServer(), enabled: true, sharing: true, network: false });
+    await host.setGrants([server.id], [root!.id], true, 'read-write');
+    await waitVerified(host, server.id);
+    const withView = serverView(host, server.id).status.confinement?.grants === 'view';
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const panel = page.getByRole('region', { name: 'Changes by this server' });
+    if (!withView) {
+      await panel.getByText('No record: without a file view on this computer', { exact: false }).waitFor();
+      return;
+    }
+    await panel.getByText('No file created, changed or deleted in its folders.').waitFor();
+    const call = (tool: string, args: Record<string, unknown>) => host.callTool(server.id, tool, args);
+    await call('write', { path: path.join(project, 'src', 'util.ts'), content: 'export const x = 1;\n' });
+    await call('append', { path: path.join(project, 'src', 'main.ts'), content: 'console.log(1);\n' });
+    await call('remove', { path: path.join(project, 'old-notes.md') });
+    await call('mkdir', { path: path.join(project, '.git') });
+    // Shown within a few seconds (the view reports every quarter second, the detail asks every three).
+    const rows = panel.getByRole('listitem');
+    await waitFor(async () => (await rows.count()) === 3, { what: 'the three changes in the panel', timeoutMs: 30_000 });
+    await panel.getByRole('list', { name: path.join(project, 'src') }).getByText('util.ts').waitFor();
+    expect(await panel.getByRole('list', { name: path.join(project, 'src') }).getByRole('listitem').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Created\s+util\.ts/), expect.stringMatching(/^Changed\s+main\.ts/)]));
+    await panel.getByRole('list', { name: project }).getByText('old-notes.md').waitFor();
+    await panel.getByText('Refused by its sandbox (1)').click();
+    await panel.getByText('protected name').waitFor();
+    await capture('server-changes', () => panel.scrollIntoViewIfNeeded());
+    // "Mark as seen": from now on only what comes after.
+    await panel.getByRole('button', { name: 'Mark as seen' }).click();
+    await panel.getByText('No file created, changed or deleted in its folders.').waitFor();
   });
 
   it('changes a grant between read-write and read-only by mouse and by keyboard, and the registry follows', async () => {
