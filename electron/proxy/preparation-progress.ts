@@ -12,8 +12,10 @@ export function reportPreparation(transport: TransportConfig, report: (text: str
   const line = packageLaunchLine(transport);
   if (line === undefined) return () => undefined;
   const started = Date.now();
-  report(`preparing its package (${line}): a first start installs it, which can take a while`);
-  const timer = setInterval(() => report(`still preparing its package (${Math.round((Date.now() - started) / 1000)} s)`), everyMs);
+  // Said once it takes long (a first start installs the package; a later one finds it in seconds):
+  // not "installs" on every start, which was untrue for a cached one (#30 item 8).
+  report(`preparing its package (${line})`);
+  const timer = setInterval(() => report(`still preparing its package (${Math.round((Date.now() - started) / 1000)} s: a first start installs it, which can take a while)`), everyMs);
   timer.unref();
   return () => {
     clearInterval(timer);

@@ -7,7 +7,7 @@ import { statusReport, toJson } from '../registry-view.js';
 import { findRoot } from '../../host/registry/registry-refs.js';
 import { resolveRootInput } from '../../host/registry/root-input.js';
 import { registryShortIds } from '../../host/registry/short-ids.js';
-import { GROUP, jsonOption } from './collect.js';
+import { GROUP, jsonOption, listByDefault } from './collect.js';
 
 export function addRootsCommands(program: Command, context: CliContext): void {
   const roots = program.command('roots').description('the folders servers may be granted').helpGroup(GROUP.folders);
@@ -54,12 +54,15 @@ export function addRootsCommands(program: Command, context: CliContext): void {
     .command('list')
     .description('every root with its short id and whether it is reachable')
     .addOption(jsonOption())
-    .action((options: { json?: boolean }) =>
-      context.session(async (session) => {
-        const report = statusReport(session);
-        context.print(options.json ? toJson(report.roots) : formatRoots(report.roots));
-      }),
-    );
+    .action((options: { json?: boolean }) => listRoots(context, options.json === true));
+  listByDefault(roots, 'add, remove, rename or list', (json) => listRoots(context, json));
+}
+
+function listRoots(context: CliContext, json: boolean): Promise<void> {
+  return context.session(async (session) => {
+    const report = statusReport(session);
+    context.print(json ? toJson(report.roots) : formatRoots(report.roots));
+  });
 }
 
 async function addRoots(context: CliContext, paths: string[], json: boolean): Promise<void> {

@@ -11,7 +11,9 @@ import { editAllowedHosts } from '../allowed-host-flags.js';
 import { editLocalPorts } from '../local-port-flags.js';
 import { checkedServer, editPathMap, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
 import { registryShortIds } from '../../host/registry/short-ids.js';
-import { collect, GROUP, jsonOption } from './collect.js';
+import { collect, GROUP, jsonOption, listByDefault } from './collect.js';
+import { shellWord } from '../format.js';
+import { CodedError } from '../../../shared/result.js';
 
 const COMMAND_USAGE = '-- COMMAND [ARG...]';
 
@@ -56,6 +58,11 @@ export function addServerCommands(program: Command, context: CliContext): void {
           { name: name.trim(), transport: transportFromFlags(options, words, context.pathContext), enabled: options.disabled !== true, sharing: options.sharing },
           false,
         );
+        // A name taken: the next step, as the UI's form offers it (#30 item 8).
+        if (session.registry().servers.some((existing) => existing.name === input.name)) {
+          const quoted = shellWord(input.name);
+          throw new CodedError('duplicate', `A server named "${input.name}" already exists. Change it with: mcp-roots servers set ${quoted} … (or -- COMMAND to replace its command), or add this one under another name: mcp-roots servers add ${shellWord(`${input.name}-2`)} …`);
+        }
         const server = await session.addServer(input);
         const short = registryShortIds(session.registry()).get(server.id);
         if (options.json) return context.print(toJson(statusReport(session).servers.find((view) => view.id === server.id)));
@@ -109,12 +116,15 @@ export function addServerCommands(program: Command, context: CliContext): void {
     .command('list')
     .description('every server with its command or URL, env or headers (secrets masked) and grants')
     .addOption(jsonOption())
-    .action((options: { json?: boolean }) =>
-      context.session(async (session) => {
-        const report = statusReport(session);
-        context.print(options.json ? toJson(report.servers) : formatServers(report.servers, report.roots, true));
-      }),
-    );
+    .action((options: { json?: boolean }) => listServers(context, options.json === true));
+  listByDefault(servers, 'add, set, remove or list', (json) => listServers(context, json));
+}
+
+function listServers(context: CliContext, json: boolean): Promise<void> {
+  return context.session(async (session) => {
+    const report = statusReport(session);
+    context.print(json ? toJson(report.servers) : formatServers(report.servers, report.roots, true));
+  });
 }
 
 /** The flags that describe how a server is started or reached, shared by add and set. */

@@ -9,6 +9,7 @@ import { toJson } from '../registry-view.js';
 import { findRoot, findServerRef } from '../../host/registry/registry-refs.js';
 import { rootLabels } from '../../host/registry/root-labels.js';
 import { GROUP, jsonOption } from './collect.js';
+import { shellWord } from '../format.js';
 
 export function addWritableCommand(program: Command, context: CliContext): void {
   program
@@ -33,9 +34,14 @@ export function addWritableCommand(program: Command, context: CliContext): void 
         const chosen = now.servers.find((s) => s.id === server.id)?.writableByChoice?.[root.id] ?? [];
         const mode = now.grants[server.id]?.[root.id];
         if (options.json) return context.print(toJson({ server: server.id, root: root.id, mode: mode ?? null, writableByChoice: chosen }));
-        if (chosen.length === 0) return context.print(`${server.name}: every protected path in ${label} is read-only`);
         const ignored = mode === 'read-only' ? ' (ignored while the grant is read-only)' : '';
-        context.print(`${server.name}: writable by your choice in ${label}: ${chosen.join(', ')}${ignored}; the rest stay read-only`);
+        const state = chosen.length === 0 ? `${server.name}: every protected path in ${label} is read-only` : `${server.name}: writable by your choice in ${label}: ${chosen.join(', ')}${ignored}; the rest stay read-only`;
+        if (options.none || names.length > 0) return context.print(state);
+        // Asked without names: the choice itself, as the README promises (#30 item 8): what may be
+        // left writable, and the line that does it.
+        const open = PROTECTED_NAMES.filter((name) => !chosen.includes(name));
+        const line = `mcp-roots writable ${shellWord(server.name)} ${shellWord(label)} NAME…`;
+        context.print([state, `You may leave any of these writable in this grant: ${open.join(' ')}`, `With: ${line}${chosen.length ? ` (the names given replace the choice; --none protects them all again)` : ''}`].join('\n'));
       }),
     );
 }

@@ -85,7 +85,7 @@ export function describeServerFailure(facts: FailureFacts): ServerFailure {
       const how = facts.exit.code !== null ? `exited with code ${facts.exit.code}` : `was stopped by ${facts.exit.signal}`;
       return {
         code: 'exited',
-        message: stderr.length > 0 ? `${how}${said}` : `${how} before answering (it wrote nothing to stderr)`,
+        message: stderr.length > 0 ? `${how}${said}` : `${how} before answering, and wrote nothing to stderr`,
         command,
         exitCode: facts.exit.code ?? undefined,
         signal: facts.exit.signal ?? undefined,

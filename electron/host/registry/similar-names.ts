@@ -3,6 +3,7 @@
 // all shown), loaded by file because commander's package exports only its entry point.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { quote } from 'shell-quote';
 
 type SuggestSimilar = (word: string, candidates: string[]) => string;
 
@@ -21,9 +22,16 @@ function commanderSuggestSimilar(): SuggestSimilar | null {
   return loaded;
 }
 
-/** " (did you mean X?)", worded as the CLI words commander's suggestion for a command; '' for none. */
+/**
+ * " (did you mean X?)", worded as the CLI words commander's suggestion for a command; '' for none.
+ * A name that needs quoting in a shell is suggested quoted, ready to paste ('my project').
+ */
 export function didYouMean(word: string, candidates: readonly string[]): string {
   const text = commanderSuggestSimilar()?.(word, [...candidates]) ?? '';
-  const match = /\(Did you mean (.*\?)\)/.exec(text);
-  return match ? ` (did you mean ${match[1]})` : '';
+  const match = /\(Did you mean (one of )?(.*)\?\)/.exec(text);
+  if (!match) return '';
+  // commander joins the names with ", ": matched back to the candidates, so a name with a comma stays whole.
+  const named = candidates.filter((candidate) => (match[2] as string).split(', ').includes(candidate) || match[2] === candidate);
+  const shown = (named.length ? named : [match[2] as string]).map((name) => quote([name]));
+  return ` (did you mean ${match[1] ?? ''}${shown.join(', ')}?)`;
 }

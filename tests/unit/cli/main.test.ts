@@ -69,10 +69,42 @@ describe('mcp-roots conventions', () => {
     expect(result.stderr).toBe('mcp-roots: No server matches "nobody" (see: mcp-roots servers list).\n');
   });
 
-  it('shows a command group\'s help when its subcommand is missing, as a usage error', async () => {
-    const result = await runMain(['servers']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^Usage: mcp-roots servers/);
-    expect(result.stderr).toContain('add [options] <name> [command...]');
+  it('a server name that is taken gets the next step, quoted for pasting (#30 item 8)', async () => {
+    const configDir = tempDir('main-config-');
+    expect((await runMain(['--config-dir', configDir, 'servers', 'add', 'my fs', '--', 'node', 'server.js'])).code).toBe(0);
+    const again = await runMain(['--config-dir', configDir, 'servers', 'add', 'my fs', '--', 'node', 'server.js']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      `mcp-roots: A server named "my fs" already exists. Change it with: mcp-roots servers set 'my fs' … (or -- COMMAND to replace its command), or add this one under another name: mcp-roots servers add 'my fs-2' …\n`,
+    );
+  });
+
+  it('writable without names shows the choice: the state, the names that may be left writable, and the line (#30 item 8)', async () => {
+    const configDir = tempDir('main-config-');
+    const project = tempDir('main-project-');
+    await runMain(['--config-dir', configDir, 'servers', 'add', 'fs', '--', 'node', 'server.js']);
+    await runMain(['--config-dir', configDir, 'roots', 'add', project]);
+    await runMain(['--config-dir', configDir, 'grant', 'fs', project, '--read-write']);
+    const shown = await runMain(['--config-dir', configDir, 'writable', 'fs', project]);
+    expect(shown.code, shown.stderr).toBe(0);
+    const [state, choices, line] = shown.stdout.trimEnd().split('\n');
+    expect(state).toMatch(/^fs: every protected path in .* is read-only$/);
+    expect(choices).toMatch(/^You may leave any of these writable in this grant: /);
+    for (const name of ['.vscode', '.git/hooks', '.mcp.json']) expect(choices?.split(' ')).toContain(name);
+    expect(line).toMatch(/^With: mcp-roots writable fs \S+ NAME…$/);
+    const set = await runMain(['--config-dir', configDir, 'writable', 'fs', project, '.vscode']);
+    expect(set.stdout).toMatch(/^fs: writable by your choice in .*: \.vscode; the rest stay read-only\n$/);
+  });
+
+  it('lists when a command group is run without a subcommand, and still names a mistyped one (#30 item 8)', async () => {
+    const configDir = tempDir('main-config-');
+    const servers = await runMain(['--config-dir', configDir, 'servers']);
+    expect(servers).toMatchObject({ code: 0, stderr: '' });
+    expect(servers.stdout).toBe((await runMain(['--config-dir', configDir, 'servers', 'list'])).stdout);
+    const roots = await runMain(['--config-dir', configDir, 'roots']);
+    expect(roots).toMatchObject({ code: 0, stderr: '', stdout: (await runMain(['--config-dir', configDir, 'roots', 'list'])).stdout });
+    const typo = await runMain(['--config-dir', configDir, 'servers', 'lst']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^mcp-roots: unknown command 'lst' \(did you mean list\?\)/);
   });
 });

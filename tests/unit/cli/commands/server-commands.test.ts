@@ -45,7 +45,7 @@ describe('servers add', () => {
 
   it('refuses a second server of the same name', async () => {
     await cli('servers', 'add', 'fs', '--', 'a');
-    expect(await cli('servers', 'add', 'fs', '--', 'b')).toMatchObject({ code: 1, stderr: 'mcp-roots: A server named "fs" already exists.\n' });
+    expect(await cli('servers', 'add', 'fs', '--', 'b')).toMatchObject({ code: 1, stderr: 'mcp-roots: A server named "fs" already exists. Change it with: mcp-roots servers set fs … (or -- COMMAND to replace its command), or add this one under another name: mcp-roots servers add fs-2 …\n' });
   });
 });
 

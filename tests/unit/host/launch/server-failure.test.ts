@@ -85,12 +85,12 @@ describe('describeServerFailure', () => {
 
   it('says so when the process exited without a word', () => {
     const failure = describeServerFailure({ error: PROBE_CLOSED, transport: 'stdio', command: 'node', exit: { code: 3, signal: null }, stderr: [] });
-    expect(failure.message).toBe('exited with code 3 before answering (it wrote nothing to stderr)');
+    expect(failure.message).toBe('exited with code 3 before answering, and wrote nothing to stderr');
   });
 
   it('names a signal', () => {
     const failure = describeServerFailure({ error: PROBE_CLOSED, transport: 'stdio', command: 'node', exit: { code: null, signal: 'SIGKILL' } });
-    expect(failure).toMatchObject({ code: 'exited', signal: 'SIGKILL', message: 'was stopped by SIGKILL before answering (it wrote nothing to stderr)' });
+    expect(failure).toMatchObject({ code: 'exited', signal: 'SIGKILL', message: 'was stopped by SIGKILL before answering, and wrote nothing to stderr' });
   });
 
   it('says a silent server did not answer in time, with what it did say', () => {
