@@ -2,7 +2,7 @@
 // Channel -> zod input schema + result type. Channel names appear nowhere else as loose strings.
 import { z } from 'zod';
 import type { NetworkRecordRow } from './network-record.js';
-import type { ServerChanges } from './file-record.js';
+import type { FileDiff, ServerChanges } from './file-record.js';
 import type {
   ActivityEntry,
   HostState,
@@ -164,6 +164,11 @@ export const contract = {
   'servers.changes': {
     input: z.object({ serverId: id, since: z.number().int().min(0) }).strict(),
     result: returns<ServerChanges>(),
+  },
+  /** One recorded file's content before the server's first change against now, as a line diff. */
+  'servers.diff': {
+    input: z.object({ serverId: id, file: pathText }).strict(),
+    result: returns<FileDiff>(),
   },
   /** The server's record of network destinations (with a list of allowed hosts), newest first. */
   'servers.network': {

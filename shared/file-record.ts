@@ -1,6 +1,7 @@
 // What a server did in its grants, as the file view records it (issue #29): the shapes the CLI's
 // `mcp-roots audit`, the app's "Changes by this server" and the store share, and the one place that
 // folds a record into its net changes.
+import type { DiffLine } from './import-types.js';
 
 export type FileOp = 'create' | 'mkdir' | 'write' | 'truncate' | 'rename' | 'delete' | 'rmdir' | 'chmod' | 'symlink' | 'link';
 
@@ -28,6 +29,18 @@ export interface FileReadSummary {
   /** Read requests the view answered (each up to 1 MiB). */
   reads: number;
   bytes: number;
+}
+
+/** One file's diff for "Changes by this server", or why there is none. */
+export interface FileDiff {
+  file: string;
+  lines?: DiffLine[] | undefined;
+  /**
+   * no-copy: its content before was not kept (over 256 KiB then, or the budget was full); binary:
+   * not text; too-large: over 256 KiB now; gone: no longer there; unchanged: the same as before;
+   * not-recorded: a path its record does not name.
+   */
+  note?: 'no-copy' | 'binary' | 'too-large' | 'gone' | 'unchanged' | 'not-recorded' | undefined;
 }
 
 /** "Changes by this server": what `servers.changes` answers. */

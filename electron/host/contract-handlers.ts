@@ -35,6 +35,7 @@ export const hostHandlers = {
   'servers.activity': (host, { serverId }) => host.activity(serverId),
   'servers.network': (host, { serverId }) => host.networkRecord(serverId),
   'servers.changes': (host, { serverId, since }) => host.changes(serverId, since),
+  'servers.diff': (host, { serverId, file }) => host.diff(serverId, file),
   'activity.history': (host) => host.history(),
   'grants.set': async (host, { serverIds, rootIds, granted, mode }) => {
     const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);

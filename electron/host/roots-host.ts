@@ -6,7 +6,8 @@
 //   -> one throttled state update for every UI.
 // The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
 import type { NetworkRecordRow } from '../../shared/network-record.js';
-import { netChanges, type ServerChanges } from '../../shared/file-record.js';
+import { netChanges, type FileDiff, type ServerChanges } from '../../shared/file-record.js';
+import { fileDiff } from './audit-diff.js';
 import { readFileReads, readFileRecord } from './sandbox/audit/file-record.js';
 import { networkRecordFile, readNetworkRecord } from './sandbox/egress/network-record.js';
 import { randomUUID } from 'node:crypto';
@@ -207,6 +208,12 @@ export class RootsHost extends EventEmitter<HostEvents> {
       filesRead: readFileReads(this.options.configDir, serverId).filter((row) => row.last >= since).length,
       dropped: entries.reduce((sum, entry) => sum + (entry.op === 'dropped' ? (entry.count ?? 0) : 0), 0),
     };
+  }
+
+  /** One recorded file's diff against its content before the server's first change (audit-diff.ts). */
+  diff(serverId: ServerId, file: string): FileDiff {
+    this.connection(serverId);
+    return fileDiff(this.options.configDir, serverId, file);
   }
 
   /** The server's record of network destinations, as its runs (the app's, its proxies') keep it in the data folder. */

@@ -41,6 +41,8 @@ struct node {
   uint64_t audit_written, audit_read;
   uint32_t audit_reads;
   bool audit_dirty;
+  /** Its content before the server's first change was kept (or it is the server's own new file). */
+  bool audit_kept;
   struct node *next_by_id;
   struct node *next_by_inode;
   struct node *next_by_name;

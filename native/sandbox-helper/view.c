@@ -125,12 +125,13 @@ struct view {
   struct node **dirty;
   size_t ndirty, capdirty;
   uint64_t dropped;
+  size_t kept_pending;
 };
 
 /* ---- The record (audit) ---- */
 
 /** What the record says a server did (view-protocol.ts AUDIT_OPS says the same). */
-enum audit_op { AUDIT_DROPPED = 0, AUDIT_CREATE = 1, AUDIT_MKDIR = 2, AUDIT_WRITE = 3, AUDIT_TRUNCATE = 4, AUDIT_RENAME = 5, AUDIT_DELETE = 6, AUDIT_RMDIR = 7, AUDIT_CHMOD = 8, AUDIT_SYMLINK = 9, AUDIT_LINK = 10, AUDIT_READ = 11 };
+enum audit_op { AUDIT_DROPPED = 0, AUDIT_CREATE = 1, AUDIT_MKDIR = 2, AUDIT_WRITE = 3, AUDIT_TRUNCATE = 4, AUDIT_RENAME = 5, AUDIT_DELETE = 6, AUDIT_RMDIR = 7, AUDIT_CHMOD = 8, AUDIT_SYMLINK = 9, AUDIT_LINK = 10, AUDIT_READ = 11, AUDIT_BEFORE = 12 };
 
 struct audit_event {
   uint8_t op;
@@ -143,7 +144,15 @@ struct audit_event {
   char *path;
   char *path2;
   const char *rule;
+  /** AUDIT_BEFORE: the file's content before the server's first change of it. */
+  uint8_t *data;
+  uint32_t ndata;
 };
+
+/** A file's content is kept before the server first changes it when it is at most this big (a diff to show), */
+#define AUDIT_KEEP_FILE (256u << 10)
+/** and while the kept contents waiting for the next report stay under this. */
+#define AUDIT_KEEP_PENDING (16u << 20)
 
 /** Events held between two reports (a quarter second): beyond, they are counted as dropped, never waited for. */
 #define AUDIT_MAX_EVENTS 65536
@@ -614,7 +623,39 @@ static void audit(struct view *v, uint8_t op, const struct node *node, const cha
     v->events = grown;
     v->capevents = cap;
   }
-  v->events[v->nevents++] = (struct audit_event){ op, err, now_ms(), bytes, 0, node_path(node, extra), node2 ? node_path(node2, extra2) : NULL, rule };
+  v->events[v->nevents++] = (struct audit_event){ op, err, now_ms(), bytes, 0, node_path(node, extra), node2 ? node_path(node2, extra2) : NULL, rule, NULL, 0 };
+}
+
+/**
+ * Before the server's first change of a file that was there before it (a write, a truncation, a
+ * removal, a rename over it): its content, for the person's diff ("Changes by this server"). Small
+ * text-sized files only (AUDIT_KEEP_FILE), read through the view's own descriptor of the checked
+ * inode; once per file. A server's own new file has nothing to keep.
+ */
+static void audit_keep(struct view *v, struct node *node) {
+  if (!recorded(node) || node->audit_kept || node->type != S_IFREG || !(node->grant->flags & ENTRY_WRITABLE)) return;
+  node->audit_kept = true;
+  if (v->kept_pending >= AUDIT_KEEP_PENDING || v->nevents >= AUDIT_MAX_EVENTS) return;
+  int fd = reopen(node, O_RDONLY);
+  if (fd < 0) return;
+  struct stat st;
+  uint8_t *data = NULL;
+  ssize_t n = -1;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= AUDIT_KEEP_FILE && (data = malloc((size_t)st.st_size + 1))) n = pread(fd, data, (size_t)st.st_size, 0);
+  close(fd);
+  if (n < 0) {
+    free(data);
+    return;
+  }
+  audit(v, AUDIT_BEFORE, node, NULL, NULL, NULL, (uint64_t)n, 0, NULL);
+  struct audit_event *e = v->nevents ? &v->events[v->nevents - 1] : NULL;
+  if (!e || e->op != AUDIT_BEFORE || e->data) {
+    free(data);
+    return;
+  }
+  e->data = data;
+  e->ndata = (uint32_t)n;
+  v->kept_pending += (size_t)n;
 }
 
 /** Why `err` refused a change at (node, extra): the rule, in the record's words. */
@@ -702,10 +743,11 @@ static void *audit_loop(void *arg) {
     v->events = NULL;
     v->nevents = v->capevents = 0;
     v->dropped = 0;
+    v->kept_pending = 0;
     pthread_mutex_unlock(&v->lock);
     if (n == 0 && dropped == 0) continue;
     size_t size = 12;
-    for (size_t i = 0; i < n; i++) size += 1 + 4 + 8 + 8 + 4 + 12 + (events[i].path ? strlen(events[i].path) : 0) + (events[i].path2 ? strlen(events[i].path2) : 0) + (events[i].rule ? strlen(events[i].rule) : 0);
+    for (size_t i = 0; i < n; i++) size += 1 + 4 + 8 + 8 + 4 + 16 + (events[i].path ? strlen(events[i].path) : 0) + (events[i].path2 ? strlen(events[i].path2) : 0) + (events[i].rule ? strlen(events[i].rule) : 0) + events[i].ndata;
     uint8_t *frame = malloc(size);
     if (frame) {
       uint8_t *at = frame;
@@ -722,6 +764,8 @@ static void *audit_loop(void *arg) {
         put_str(&at, e->path);
         put_str(&at, e->path2);
         put_str(&at, e->rule);
+        put(&at, &e->ndata, 4);
+        if (e->ndata) put(&at, e->data, e->ndata);
       }
       control_send(v->control, FRAME_AUDIT, frame, (uint32_t)(at - frame));
       free(frame);
@@ -729,6 +773,7 @@ static void *audit_loop(void *arg) {
     for (size_t i = 0; i < n; i++) {
       free(events[i].path);
       free(events[i].path2);
+      free(events[i].data);
     }
     free(events);
   }
@@ -978,6 +1023,7 @@ static void op_setattr(struct view *v, const struct request *r) {
       own = fd = reopen(node, O_WRONLY);
       if (fd < 0) return reply_error(v, r->in->unique, -fd);
     }
+    audit_keep(v, node);
     int rc = ftruncate(fd, (off_t)in->size);
     int saved = errno;
     if (own >= 0) close(own);
@@ -1149,6 +1195,7 @@ static void op_unlink(struct view *v, const struct request *r, bool dir) {
     return reply_error(v, r->in->unique, -err);
   }
   audit_settle_now(v, nodes_by_name(v->nodes, parent, name));
+  if (!dir) audit_keep(v, nodes_by_name(v->nodes, parent, name));
   if (unlinkat(parent->fd, name, dir ? AT_REMOVEDIR : 0) != 0) return reply_error(v, r->in->unique, errno);
   audit(v, dir ? AUDIT_RMDIR : AUDIT_DELETE, parent, name, NULL, NULL, 0, 0, NULL);
   own_change(v, parent, name, IN_DELETE);
@@ -1197,6 +1244,8 @@ static void op_rename(struct view *v, const struct request *r, bool two) {
   }
   audit_settle_now(v, nodes_by_name(v->nodes, oldparent, oldname));
   audit_settle_now(v, nodes_by_name(v->nodes, newparent, newname));
+  // A file renamed over another replaces it: the one replaced is kept as it was.
+  if (!(flags & RENAME_NOREPLACE)) audit_keep(v, nodes_by_name(v->nodes, newparent, newname));
   if (syscall(SYS_renameat2, oldparent->fd, oldname, newparent->fd, newname, flags) != 0) return reply_error(v, r->in->unique, errno);
   audit(v, AUDIT_RENAME, oldparent, oldname, newparent, newname, 0, 0, NULL);
   own_change(v, oldparent, oldname, IN_MOVED_FROM | ((flags & RENAME_EXCHANGE) ? IN_MOVED_TO : 0));
@@ -1275,6 +1324,8 @@ static void op_create(struct view *v, const struct request *r) {
     return reply_error(v, r->in->unique, sticky ? EROFS : ESTALE);
   }
   out.o.fh = handle_add(v, fd, node, false);
+  // Its own new file: nothing of the person's to keep before it changes it.
+  node->audit_kept = true;
   own_change(v, parent, name, IN_CREATE);
   // The kernel asks to create only a name it does not know (an existing file it opens by itself).
   audit(v, AUDIT_CREATE, parent, name, NULL, NULL, 0, 0, NULL);
@@ -1437,6 +1488,7 @@ static void op_write(struct view *v, const struct request *r) {
     fd = h->fd;
   }
   struct node *written = in->fh ? handle_get(v, in->fh)->node : node_of(v, r);
+  audit_keep(v, written);
   written->wrote_at = now_ns();
   ssize_t n = pwrite(fd, (const uint8_t *)(in + 1), in->size, (off_t)in->offset);
   if (n < 0) return reply_error(v, r->in->unique, errno);

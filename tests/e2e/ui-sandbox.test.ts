@@ -156,6 +156,11 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await panel.getByRole('list', { name: project }).getByText('old-notes.md').waitFor();
     await panel.getByText('Refused by its sandbox (1)').click();
     await panel.getByText('protected name').waitFor();
+    // The edited file's diff: its content before the server's first change (kept by the view) against now.
+    const mainRow = panel.getByRole('listitem').filter({ hasText: 'main.ts' });
+    await mainRow.getByRole('button', { name: 'Diff' }).click();
+    const diff = mainRow.getByRole('list', { name: `What changed in ${path.join(project, 'src', 'main.ts')}` });
+    expect(await diff.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/export \{\};$/), expect.stringMatching(/^\+[\s\S]*console\.log\(1\);$/)]);
     await capture('server-changes', () => panel.scrollIntoViewIfNeeded());
     // "Mark as seen": from now on only what comes after.
     await panel.getByRole('button', { name: 'Mark as seen' }).click();

@@ -54,6 +54,11 @@ function expectRecorded(facts: Record<string, unknown>): void {
   expect(order('create', 'project/draft.txt')).toBeLessThan(order('write', 'project/draft.txt'));
   expect(order('write', 'project/draft.txt')).toBeLessThan(order('rename', 'project/draft.txt'));
   expect(facts.reads).toEqual(['docs/readme.md']);
+  // The view kept each file's content before the server's first change: the diffs.
+  expect(facts.diff).toEqual(['same first line', 'added second line']);
+  expect(facts.removedDiff).toEqual(['removed to be removed']);
+  // Only a path its record names: nothing else can be read this way.
+  expect(facts.outsideDiff).toBe('not-recorded');
 }
 
 const users = isRoot ? (['self', 'nobody'] as const) : (['self'] as const);

@@ -4,7 +4,8 @@
 // the section says so instead of showing an empty list. Copy puts the list on the clipboard.
 import { useEffect, useId, useState } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
-import type { NetChange, ServerChanges } from '../../../shared/file-record.js';
+import type { FileDiff, NetChange, ServerChanges } from '../../../shared/file-record.js';
+import { ConfigDiff } from './config-diff.js';
 import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
 import { useI18n } from '../i18n/i18n-context.js';
@@ -33,6 +34,59 @@ function byFolder(changes: readonly NetChange[]): [string, NetChange[]][] {
   }
   return [...groups];
 }
+
+/** One changed path; a file's row opens its diff (its content before the server's first change against now). */
+function ChangeRow({ serverId, change, name }: { serverId: string; change: NetChange; name: string }) {
+  const { t, formatTime } = useI18n();
+  const { client } = useHost();
+  const [diff, setDiff] = useState<FileDiff | undefined>(undefined);
+  const [open, setOpen] = useState(false);
+  const toggle = () => {
+    const next = !open;
+    setOpen(next);
+    if (next) void callSafely(client, 'servers.diff', { serverId, file: change.path }).then((result) => setDiff(result.ok ? result.value : { file: change.path, note: 'gone' }));
+  };
+  return (
+    <li className={`changes__row changes__row--${change.change}`}>
+      <span className="changes__badge">{t(changeKey[change.change])}</span>
+      <span className="changes__name">
+        {name}
+        {change.kind === 'folder' ? '/' : ''}
+        {change.from && <span className="muted"> {t('changes.from', { path: change.from })}</span>}
+      </span>
+      <span className="changes__end">
+        {change.kind === 'file' && (
+          <button type="button" className="button button--compact button--ghost" aria-expanded={open} onClick={toggle}>
+            {open ? t('changes.hideDiff') : t('changes.showDiff')}
+          </button>
+        )}
+        <time className="changes__time" dateTime={new Date(change.last).toISOString()}>
+          {formatTime(change.last)}
+        </time>
+      </span>
+      {open && (
+        <div className="changes__diff">
+          {diff === undefined ? (
+            <p className="muted">{t('common.loading')}</p>
+          ) : diff.lines ? (
+            <ConfigDiff lines={diff.lines} label={t('changes.diffLabel', { path: change.path })} />
+          ) : (
+            <p className="muted">{t(noteKey[diff.note ?? 'gone'])}</p>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+const noteKey: Record<NonNullable<FileDiff['note']>, MessageKey> = {
+  'no-copy': 'changes.noCopy',
+  binary: 'changes.binary',
+  'too-large': 'changes.tooLarge',
+  gone: 'changes.gone',
+  unchanged: 'changes.unchanged',
+  'not-recorded': 'changes.gone',
+};
 
 export function ServerChangesPanel({ server }: { server: ServerView }) {
   const { t, formatTime } = useI18n();
@@ -116,17 +170,7 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
                   <h3 className="changes__folder">{folder}</h3>
                   <ul className="changes__list" aria-label={folder}>
                     {changes.map((change) => (
-                      <li key={change.path} className={`changes__row changes__row--${change.change}`}>
-                        <span className="changes__badge">{t(changeKey[change.change])}</span>
-                        <span className="changes__name">
-                          {change.path.slice(folder.length + 1)}
-                          {change.kind === 'folder' ? '/' : ''}
-                          {change.from && <span className="muted"> {t('changes.from', { path: change.from })}</span>}
-                        </span>
-                        <time className="changes__time" dateTime={new Date(change.last).toISOString()}>
-                          {formatTime(change.last)}
-                        </time>
-                      </li>
+                      <ChangeRow key={change.path} serverId={server.id} change={change} name={change.path.slice(folder.length + 1)} />
                     ))}
                   </ul>
                 </div>

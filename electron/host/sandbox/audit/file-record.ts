@@ -4,6 +4,7 @@
 // a proxy) as the view reports it, a quarter second at a time, off the server's path: a file
 // operation never waits for the record. Bounded: the newest FILE_RECORD_ENTRIES entries within
 // FILE_RECORD_DAYS days. A full disk loses entries, never the registry.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileReadSummary, FileRecordEntry } from '../../../../shared/file-record.js';
@@ -11,13 +12,33 @@ import type { ViewAuditEvent } from '../view/view-protocol.js';
 
 export const FILE_RECORD_ENTRIES = 10_000;
 export const FILE_RECORD_DAYS = 30;
+/**
+ * Prior versions kept for diffs: the view keeps a file's content before the server's first change
+ * when the file is at most 256 KiB (view.c AUDIT_KEEP_FILE); the app keeps at most this much of
+ * them per server, the first version of each path (a later one never replaces it).
+ */
+export const PRIOR_VERSIONS_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Files whose reads are summed, the most recently read kept. */
 const READ_ROWS = 10_000;
 
-export function fileRecordFiles(dataDir: string, serverId: string): { entries: string; reads: string } {
+export function fileRecordFiles(dataDir: string, serverId: string): { entries: string; reads: string; before: string } {
   const base = path.join(dataDir, 'audit', serverId.replace(/[^a-zA-Z0-9._-]/g, '_'));
-  return { entries: `${base}.jsonl`, reads: `${base}.reads.json` };
+  return { entries: `${base}.jsonl`, reads: `${base}.reads.json`, before: `${base}.before` };
+}
+
+/** Where the content of `file` before the server's first change is kept (named by a hash: any path, any length). */
+function priorFile(dataDir: string, serverId: string, file: string): string {
+  return path.join(fileRecordFiles(dataDir, serverId).before, createHash('sha256').update(file).digest('hex'));
+}
+
+/** The content of `file` before the server's first change of it, if the view kept it. */
+export function readPriorVersion(dataDir: string, serverId: string, file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(priorFile(dataDir, serverId, file));
+  } catch {
+    return undefined;
+  }
 }
 
 function isEntry(value: unknown): value is FileRecordEntry {
@@ -59,6 +80,7 @@ export function readFileReads(dataDir: string, serverId: string): FileReadSummar
 export class FileRecord {
   private readonly files: { entries: string; reads: string };
   private lines: number | undefined;
+  private priorBytes: number | undefined;
   private readonly reads = new Map<string, FileReadSummary>();
   private readsTimer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -75,6 +97,10 @@ export class FileRecord {
   add(events: readonly ViewAuditEvent[], dropped: number): void {
     const entries: FileRecordEntry[] = [];
     for (const event of events) {
+      if (event.op === 'before') {
+        if (event.data) this.keepPrior(event.path, event.data);
+        continue;
+      }
       if (event.op === 'read') {
         const known = this.reads.get(event.path);
         this.reads.set(event.path, { path: event.path, first: known?.first ?? event.time, last: event.time, reads: (known?.reads ?? 0) + (event.reads ?? 1), bytes: (known?.bytes ?? 0) + (event.bytes ?? 0) });
@@ -124,6 +150,24 @@ export class FileRecord {
     await fs.promises.writeFile(partial, kept.map((entry) => JSON.stringify(entry)).join('\n') + (kept.length ? '\n' : ''), { mode: 0o600 });
     await fs.promises.rename(partial, this.files.entries);
     this.lines = kept.length;
+  }
+
+  /** The first prior version of each path, within PRIOR_VERSIONS_BYTES per server; after the entries queued before it. */
+  private keepPrior(file: string, data: Buffer): void {
+    this.writing = this.writing.then(async () => {
+      const target = priorFile(this.dataDir, this.serverId, file);
+      try {
+        if (fs.existsSync(target)) return;
+        const folder = path.dirname(target);
+        await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+        this.priorBytes ??= fs.readdirSync(folder).reduce((sum, name) => sum + (fs.statSync(path.join(folder, name), { throwIfNoEntry: false })?.size ?? 0), 0);
+        if (this.priorBytes + data.length > PRIOR_VERSIONS_BYTES) return;
+        await fs.promises.writeFile(target, data, { mode: 0o600, flag: 'wx' });
+        this.priorBytes += data.length;
+      } catch {
+        // Kept already by another process, or no room: no diff for this file, nothing else lost.
+      }
+    });
   }
 
   private writeReads(): void {

@@ -5,7 +5,8 @@
 //   helper -> app   APPLIED  u32 seq, i32 errno (0: in force), str why
 //                   HOLDER   u32 pid of the holder (bwrap's outer process)
 //                   AUDIT    u32 count, u64 dropped, then each event: u8 op, i32 errno, u64 time (ms),
-//                            u64 bytes, u32 reads, str path, str path2, str rule (view.c, the record)
+//                            u64 bytes, u32 reads, str path, str path2, str rule, bytes data
+//                            (view.c, the record; data: a file's content before its first change)
 import type { ViewEntry } from './view-plan.js';
 import type { ViewRules } from './view-rules.js';
 
@@ -15,7 +16,7 @@ export const FRAME_HOLDER = 2;
 export const FRAME_AUDIT = 3;
 
 /** The record's operations by the helper's numbers (view.c enum audit_op). */
-export const AUDIT_OPS = ['dropped', 'create', 'mkdir', 'write', 'truncate', 'rename', 'delete', 'rmdir', 'chmod', 'symlink', 'link', 'read'] as const;
+export const AUDIT_OPS = ['dropped', 'create', 'mkdir', 'write', 'truncate', 'rename', 'delete', 'rmdir', 'chmod', 'symlink', 'link', 'read', 'before'] as const;
 export type AuditOp = Exclude<(typeof AUDIT_OPS)[number], 'dropped'>;
 
 /** One thing the server did (or was refused) in a recorded grant, as the helper reports it. */
@@ -32,6 +33,8 @@ export interface ViewAuditEvent {
   /** Set when refused: the rule that refused it, and the errno. */
   rule?: string | undefined;
   errno?: number | undefined;
+  /** 'before': the file's content before the server's first change of it. */
+  data?: Buffer | undefined;
 }
 
 /** The helper's entry kinds and flags (native/sandbox-helper/helper.h). */
@@ -113,6 +116,10 @@ function decodeAudit(payload: Buffer): { events: ViewAuditEvent[]; dropped: numb
       const reads = payload.readUInt32LE(at + 21);
       at += 25;
       const [path, to, rule] = [str(), str(), str()];
+      const dataLength = payload.readUInt32LE(at);
+      const data = payload.subarray(at + 4, at + 4 + dataLength);
+      at += 4 + dataLength;
+      if (data.length !== dataLength) break;
       const op = AUDIT_OPS[code];
       if (!op || op === 'dropped' || !path) continue;
       events.push({
@@ -120,9 +127,10 @@ function decodeAudit(payload: Buffer): { events: ViewAuditEvent[]; dropped: numb
         time,
         path,
         ...(to ? { to } : {}),
-        ...(op === 'write' || op === 'read' || op === 'truncate' || op === 'chmod' ? { bytes } : {}),
+        ...(op === 'write' || op === 'read' || op === 'truncate' || op === 'chmod' || op === 'before' ? { bytes } : {}),
         ...(op === 'read' ? { reads } : {}),
         ...(errno ? { errno, rule: rule || 'refused' } : {}),
+        ...(op === 'before' ? { data: Buffer.from(data) } : {}),
       });
     }
   } catch {

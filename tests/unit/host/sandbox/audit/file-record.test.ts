@@ -58,7 +58,7 @@ describe('the file record', () => {
       head.writeBigUInt64LE(1000n, 5);
       head.writeBigUInt64LE(BigInt(bytes), 13);
       head.writeUInt32LE(reads, 21);
-      return Buffer.concat([head, str(p), str(to), str(rule)]);
+      return Buffer.concat([head, str(p), str(to), str(rule), Buffer.alloc(4)]);
     };
     const payload = Buffer.concat([Buffer.from([2, 0, 0, 0]), Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]), event('rename', 0, 0, 0, '/p/a', '/p/b', ''), event('mkdir', 30, 0, 0, '/p/.git', '', 'protected name')]);
     const frame = Buffer.concat([Buffer.alloc(5), payload]);
