@@ -79,6 +79,8 @@ export interface ConfineOptions {
   serverId: string;
   /** The server's name as the person knows it, for messages (default: serverId). */
   serverName?: string | undefined;
+  /** Record what it does in its grants (with a file view: audit/file-record.ts). Default on; the bench measures it off. */
+  recordFiles?: boolean | undefined;
   roots: readonly GrantedFolder[];
   /** The app's data folder (the registry's config dir): private folders and packages live below it. */
   dataDir: string;
@@ -351,7 +353,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     PlaceholderJournal.for(dataDir);
     const stage = fs.realpathSync(ensureFolder(defaults.stage));
     // What it does in its grants, as its view reports it (audit/file-record.ts); a build step has none.
-    const record = options.serverId.startsWith('build-') ? undefined : new FileRecord(dataDir, options.serverId);
+    const record = options.serverId.startsWith('build-') || options.recordFiles === false ? undefined : new FileRecord(dataDir, options.serverId);
     fileRecord = record;
     const plan = planBwrap({ ...planned, view: { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } });
     const described = identify(plan.descriptors);

@@ -12,6 +12,8 @@ import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../i18n/messages.js';
 
 type Since = 'hour' | 'day' | 'looked' | 'all';
+/** Changes drawn at once: a server that made 10,000 files still paints at once; Copy list has them all. */
+const SHOWN = 500;
 const REFRESH_MS = 3_000;
 const seenKey = (serverId: string) => `mcp-roots.changes-seen.${serverId}`;
 
@@ -165,7 +167,7 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
             <p className="muted">{t('changes.none')}</p>
           ) : (
             <div className="changes__groups">
-              {byFolder(data.changes).map(([folder, changes]) => (
+              {byFolder(data.changes.slice(-SHOWN)).map(([folder, changes]) => (
                 <div key={folder} className="changes__group">
                   <h3 className="changes__folder">{folder}</h3>
                   <ul className="changes__list" aria-label={folder}>
@@ -177,6 +179,7 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
               ))}
             </div>
           )}
+          {data.changes.length > SHOWN && <p className="muted">{t('changes.more', { count: data.changes.length - SHOWN })}</p>}
           {data.refused.length > 0 && (
             <details className="changes__refused">
               <summary>{t('changes.refused', { count: data.refused.length })}</summary>

@@ -719,6 +719,7 @@ export const de: Dictionary = {
   'changes.tooLarge': 'Kein Diff: Sie ist jetzt über 256 KiB groß.',
   'changes.gone': 'Kein Diff: Die Datei ist nicht mehr da.',
   'changes.unchanged': 'Ihr Inhalt ist derselbe wie vorher.',
+  'changes.more': 'Und {count} frühere Änderung(en): „Liste kopieren“ enthält alle.',
   'changes.title': 'Änderungen durch diesen Server',
   'changes.since': 'Seit',
   'changes.sinceLooked': 'ich zuletzt nachsah ({time})',

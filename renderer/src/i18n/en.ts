@@ -718,6 +718,7 @@ export const en = {
   'changes.tooLarge': 'No diff: it is over 256 KiB now.',
   'changes.gone': 'No diff: the file is no longer there.',
   'changes.unchanged': 'Its content is the same as before.',
+  'changes.more': 'And {count} earlier change(s): Copy list has them all.',
   'changes.title': 'Changes by this server',
   'changes.since': 'Since',
   'changes.sinceLooked': 'I last looked ({time})',

@@ -719,6 +719,7 @@ export const zhCN: Dictionary = {
   'changes.tooLarge': '无差异：它现在超过 256 KiB。',
   'changes.gone': '无差异：文件已不存在。',
   'changes.unchanged': '它的内容与之前相同。',
+  'changes.more': '另有 {count} 个更早的更改：“复制列表”包含全部。',
   'changes.title': '此服务器所做的更改',
   'changes.since': '起始',
   'changes.sinceLooked': '我上次查看时（{time}）',

@@ -78,7 +78,7 @@ export function confineWithView(input: ViewConfineInput): ViewConfined {
   const planFor = (roots: readonly GrantedFolder[]) => {
     // Found anew at each change: a repository's hooks folder where its config names one.
     const rules = withHooksFolders(input.rules, configuredHooksFolders(roots));
-    return { ...planView({ roots, identityOf, rules, dataDir: input.dataDir, mountPoints, links: shape.links, tmpFolder, programs: shape.viewedPrograms }), rules };
+    return { ...planView({ roots, identityOf, rules, dataDir: input.dataDir, mountPoints, links: shape.links, tmpFolder, programs: shape.viewedPrograms, record: input.onAudit !== undefined }), rules };
   };
   let current = planFor(input.roots);
   const ownMounts = input.plan.mounts.filter((mount) => mount.purpose !== 'root');

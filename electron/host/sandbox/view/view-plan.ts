@@ -52,6 +52,8 @@ export interface ViewPlanInput {
   tmpFolder?: { path: string; inside: string } | undefined;
   /** Program folders shown read-only by the view (they hold a grant or the data folder, which keep their own entries). */
   programs?: readonly string[] | undefined;
+  /** Whether the view records what the server does in its grants (audit/file-record.ts). Default: it does. */
+  record?: boolean | undefined;
 }
 
 export interface ViewPlan {
@@ -81,7 +83,7 @@ export function planView(input: ViewPlanInput): ViewPlan {
     if (!identity?.directory || root.path === '/') continue;
     roots.push(root);
     const writable = root.mode === 'read-write';
-    set({ kind: 'backing', path: root.path, writable, protect: writable, tmp: false, record: true, identity, optOuts: writable ? optOutBits(input.rules, root.writableByChoice) : 0n });
+    set({ kind: 'backing', path: root.path, writable, protect: writable, tmp: false, record: input.record !== false, identity, optOuts: writable ? optOutBits(input.rules, root.writableByChoice) : 0n });
   }
   if (input.tmpFolder) {
     const identity = input.identityOf(input.tmpFolder.path);
