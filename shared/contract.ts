@@ -175,6 +175,8 @@ export const contract = {
     input: z.object({ serverId: id }).strict(),
     result: returns<NetworkRecordRow[]>(),
   },
+  /** Every server's records (file operations, network destinations) as History entries, newest kept; `since`: epoch ms. */
+  'activity.records': { input: z.object({ since: z.number().int().min(0) }).strict(), result: returns<ServerActivityEntry[]>() },
   /** Every server's activity log at once, each oldest first: the history across servers. */
   'activity.history': { input: z.object({}).strict(), result: returns<ServerActivityEntry[]>() },
   /** Grants (with a mode, or keeping each pair's mode; new ones read-write) or revokes every pair. */

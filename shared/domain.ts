@@ -426,7 +426,10 @@ export type ActivityKind =
   | 'restart'
   | 'info'
   /** Its folders were granted, revoked or changed in mode (`grants` says which, `source` by whom). */
-  | 'grants';
+  | 'grants'
+  /** From its record, for History: an operation in its grants (audit/file-record.ts), or a destination (egress/network-record.ts). */
+  | 'file'
+  | 'network';
 
 /** A folder in a grant change: its path, as the person reads it (home as ~), and its mode (after the change; a revoke's: before). */
 export interface ChangedFolder {
@@ -497,6 +500,8 @@ export type ActivityCode =
   | 'config-own-sandboxes-on'
   | 'config-own-sandboxes-off'
   | 'config-local-ports'
+  | 'file-op'
+  | 'network-row'
   | 'config-hosts-limited'
   | 'config-hosts-any'
   | 'hosts-live'

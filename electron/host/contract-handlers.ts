@@ -37,6 +37,7 @@ export const hostHandlers = {
   'servers.changes': (host, { serverId, since }) => host.changes(serverId, since),
   'servers.diff': (host, { serverId, file }) => host.diff(serverId, file),
   'activity.history': (host) => host.history(),
+  'activity.records': (host, { since }) => host.records(since),
   'grants.set': async (host, { serverIds, rootIds, granted, mode }) => {
     const { undoId, changed } = await host.setGrants(serverIds, rootIds, granted, mode);
     return { undoId, changed };

@@ -8,6 +8,7 @@
 import type { NetworkRecordRow } from '../../shared/network-record.js';
 import { netChanges, type FileDiff, type ServerChanges } from '../../shared/file-record.js';
 import { fileDiff } from './audit-diff.js';
+import { recordEntries } from './history-records.js';
 import { readFileReads, readFileRecord } from './sandbox/audit/file-record.js';
 import { networkRecordFile, readNetworkRecord } from './sandbox/egress/network-record.js';
 import { randomUUID } from 'node:crypto';
@@ -220,6 +221,11 @@ export class RootsHost extends EventEmitter<HostEvents> {
   networkRecord(serverId: ServerId): NetworkRecordRow[] {
     this.connection(serverId);
     return readNetworkRecord(networkRecordFile(this.options.configDir, serverId));
+  }
+
+  /** Every server's records as History entries (history-records.ts). */
+  records(since: number): ServerActivityEntry[] {
+    return recordEntries(this.options.configDir, this.model.current.servers.map((server) => server.id), since);
   }
 
   /** Every server's log, in the registry's server order (a removed server's log went with it). */

@@ -1,6 +1,6 @@
 // The activity of every server at once: the host's logs fetched once, then live `activity` events
 // merged per server by sequence number (activity-merge.ts), as a server's own timeline does.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ActivityEntry, ServerActivityEntry, ServerId } from '../../shared/domain.js';
 import type { HostError } from '../../shared/result.js';
 import { mergeActivity } from './activity-merge.js';
@@ -22,9 +22,28 @@ function merged(base: ReadonlyMap<ServerId, readonly ActivityEntry[]>, extra: re
   return next;
 }
 
+/** How often History asks again for the servers' records (file operations, network destinations). */
+const RECORDS_EVERY_MS = 5_000;
+
 export function useActivityHistory(): ActivityHistory {
   const { client } = useHost();
   const [history, setHistory] = useState<ActivityHistory>({ byServer: new Map(), loading: true, error: undefined });
+  const [records, setRecords] = useState<readonly ServerActivityEntry[]>([]);
+
+  // What each server did, from its records on disk: asked again every few seconds while shown.
+  useEffect(() => {
+    let cancelled = false;
+    const load = () =>
+      void callSafely(client, 'activity.records', { since: 0 }).then((result) => {
+        if (!cancelled && result.ok) setRecords(result.value);
+      });
+    load();
+    const timer = setInterval(load, RECORDS_EVERY_MS);
+    return () => {
+      cancelled = true;
+      clearInterval(timer);
+    };
+  }, [client]);
 
   useEffect(() => {
     let live: ServerActivityEntry[] = [];
@@ -50,5 +69,13 @@ export function useActivityHistory(): ActivityHistory {
     };
   }, [client]);
 
-  return history;
+  // The records join each server's log beside it (their sequence numbers lie far above any log's;
+  // History orders all by time). Not merged as log entries: those fold repeats and keep a page.
+  const byServer = useMemo(() => {
+    if (records.length === 0) return history.byServer;
+    const next = new Map(history.byServer);
+    for (const { serverId, entry } of records) next.set(serverId, [...(next.get(serverId) ?? []), entry]);
+    return next;
+  }, [history.byServer, records]);
+  return useMemo(() => ({ ...history, byServer }), [history, byServer]);
 }

@@ -165,6 +165,14 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     // "Mark as seen": from now on only what comes after.
     await panel.getByRole('button', { name: 'Mark as seen' }).click();
     await panel.getByText('No file created, changed or deleted in its folders.').waitFor();
+    // History across servers: what it did, beside what happened to it (#29 item 4).
+    await page.getByRole('tab', { name: /History/ }).click();
+    await page.getByLabel('Show').selectOption({ label: 'Files it changed' });
+    const history = page.getByRole('list', { name: 'History' });
+    await history.getByText(`Created ${path.join(project, 'src', 'util.ts')}`).waitFor();
+    await history.getByText(`Refused: Made the folder ${path.join(project, '.git')} (a protected name)`).waitFor();
+    expect(await history.getByText(/^Connected \(protocol/).count()).toBe(0);
+    await capture('history-files');
   });
 
   it('changes a grant between read-write and read-only by mouse and by keyboard, and the registry follows', async () => {

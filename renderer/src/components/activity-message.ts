@@ -62,7 +62,49 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'grants-changed': 'activityMsg.granted',
   'drain-waiting': 'lifecycle.drainNote',
   'drain-cut': 'activityMsg.drainCut',
+  'file-op': 'activityMsg.file.write',
+  'network-row': 'activityMsg.network.allowedLookup',
 };
+
+/** A file operation of a server's record, by its op (view.c's words). */
+const FILE_OP_KEYS: Record<string, MessageKey> = {
+  create: 'activityMsg.file.create',
+  mkdir: 'activityMsg.file.mkdir',
+  write: 'activityMsg.file.write',
+  truncate: 'activityMsg.file.truncate',
+  rename: 'activityMsg.file.rename',
+  delete: 'activityMsg.file.delete',
+  rmdir: 'activityMsg.file.rmdir',
+  chmod: 'activityMsg.file.chmod',
+  symlink: 'activityMsg.file.symlink',
+  link: 'activityMsg.file.link',
+};
+
+/** The rule that refused it, as the view names it (view.c refusal_rule). */
+const FILE_RULE_KEYS: Record<string, MessageKey> = {
+  'read-only grant': 'activityMsg.fileRule.readOnly',
+  'protected name': 'activityMsg.fileRule.protected',
+  'its grant was revoked': 'activityMsg.fileRule.revoked',
+  'a protected path or a mount point lies there': 'activityMsg.fileRule.pinned',
+};
+
+function recordWhat(t: Translate, entry: ActivityEntry): string | undefined {
+  const params = entry.params ?? {};
+  if (entry.code === 'file-op') {
+    const key = FILE_OP_KEYS[String(params.op)];
+    if (!key) return undefined;
+    const what = t(key, params);
+    if (params.rule === undefined) return what;
+    const ruleKey = FILE_RULE_KEYS[String(params.rule)];
+    return t('activityMsg.fileRefused', { what, rule: ruleKey ? t(ruleKey) : String(params.rule) });
+  }
+  if (entry.code === 'network-row') {
+    const refused = params.verdict === 'refused';
+    const key: MessageKey = params.what === 'lookup' ? (refused ? 'activityMsg.network.refusedLookup' : 'activityMsg.network.allowedLookup') : refused ? 'activityMsg.network.refusedConnect' : 'activityMsg.network.allowedConnect';
+    return t(key, params);
+  }
+  return undefined;
+}
 
 const SOURCE_KEYS: Record<ChangeSource, MessageKey> = {
   'this-app': 'activitySource.thisApp',
@@ -96,6 +138,8 @@ function activityWhat(t: Translate, entry: ActivityEntry): string {
     const { lead, hint } = failureWords(t, entry.failure);
     return hint ? `${lead} ${hint}` : lead;
   }
+  const record = recordWhat(t, entry);
+  if (record !== undefined) return record;
   const key = entry.code ? MESSAGE_KEYS[entry.code] : undefined;
   if (!key) return entry.message;
   const params = entry.params ?? {};

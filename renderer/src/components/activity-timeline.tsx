@@ -22,6 +22,8 @@ export const kindKey: Record<ActivityKind, MessageKey> = {
   restart: 'activity.restart',
   info: 'activity.info',
   grants: 'activity.grants',
+  file: 'activity.file',
+  network: 'activity.network',
 };
 
 const filterKey: Record<ActivityFilter, MessageKey> = {

@@ -11,13 +11,16 @@ export interface HistoryRow {
   entry: ActivityEntry;
 }
 
-export type HistoryKind = 'all' | 'changes' | 'problems' | 'folders' | 'connection';
-export const HISTORY_KINDS: HistoryKind[] = ['all', 'changes', 'problems', 'folders', 'connection'];
+export type HistoryKind = 'all' | 'changes' | 'problems' | 'folders' | 'connection' | 'files' | 'network';
+export const HISTORY_KINDS: HistoryKind[] = ['all', 'changes', 'problems', 'folders', 'connection', 'files', 'network'];
 
 const KINDS: Record<Exclude<HistoryKind, 'all' | 'changes'>, ReadonlySet<ActivityKind>> = {
   problems: new Set(['error', 'stderr']),
   folders: new Set(['roots-request', 'list-changed', 'consent', 'grants']),
   connection: new Set(['connect', 'disconnect', 'restart', 'info']),
+  // What it did, from its records: the operations in its grants, and its destinations.
+  files: new Set(['file']),
+  network: new Set(['network']),
 };
 
 export interface HistoryFilter {
@@ -49,6 +52,8 @@ function kindMatches(entry: ActivityEntry, kind: HistoryKind): boolean {
 }
 
 function namesFolder(entry: ActivityEntry, folder: string): boolean {
+  // An operation of its record: in the folder, or below it.
+  if (entry.kind === 'file') return [entry.params?.path, entry.params?.to].some((each) => typeof each === 'string' && (each === folder || each.startsWith(`${folder}/`)));
   const grants = entry.grants;
   if (grants && [...grants.granted, ...grants.revoked, ...grants.modeChanged].some((changed) => changed.path === folder)) return true;
   return (entry.uris ?? []).some((uri) => uriToPath(uri) === folder);

@@ -19,6 +19,8 @@ const kindFilterKey: Record<HistoryKind, MessageKey> = {
   problems: 'activity.filterProblems',
   folders: 'activity.filterFolders',
   connection: 'activity.filterConnection',
+  files: 'history.filterFiles',
+  network: 'history.filterNetwork',
 };
 
 const SHOWN = 200;
