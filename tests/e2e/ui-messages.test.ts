@@ -41,13 +41,13 @@ describe('messages', () => {
     }
   });
 
-  it('keeps the keychain’s raw error behind Details in English', async () => {
+  it('keeps the keychain’s raw error behind Details in English, and says the next step (#30 item 4)', async () => {
     const dbus = 'org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided by any .service files';
     session = await startUiSession({ secrets: fakeSecretCodec({ available: false, unavailableReason: dbus }) });
     const { page, host } = session;
     await host.addServer({ name: 'github', transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'ghp_example' } }, enabled: false, sharing: true });
     const notice = page.getByRole('list', { name: 'Notices' }).getByRole('listitem');
-    await notice.getByText('No system keychain is available: secrets in server settings are stored unencrypted.').waitFor();
+    await notice.getByText('No system keychain is available, so secrets in server settings are stored unencrypted. To keep them encrypted, install a keychain (GNOME Keyring, or KWallet on KDE) and log in again.').waitFor();
     const details = notice.locator('details');
     expect(await details.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
     expect(await notice.locator('.banner__text').innerText()).not.toContain('org.freedesktop');

@@ -102,13 +102,37 @@ export class RegistrySecrets {
     if (this.codec.available || this.warnedUnprotected) return undefined;
     if (!registry.servers.some((server) => hasPlainSecrets(server.transport))) return undefined;
     this.warnedUnprotected = true;
+    const reason = this.codec.unavailableReason ?? 'No system keychain is available.';
+    const why = keychainGap(reason);
     return {
       level: 'warning',
-      code: 'secrets-unprotected',
-      message: `${this.codec.unavailableReason ?? 'No system keychain is available.'} Secrets in server configs (env values, HTTP headers and URL credentials) are stored unencrypted in config.json.`,
+      code: why ? `secrets-unprotected-${why}` : 'secrets-unprotected',
+      // The next step first, the keychain's own words last (#30 item 4): they are for a bug report.
+      message: `Secrets in server configs (env values, HTTP headers and URL credentials) are stored unencrypted in config.json: no OS keychain answers this process.${why ? ` ${KEYCHAIN_STEPS[why]}` : ''} The keychain said: ${keychainWords(reason)}`,
     };
   }
 }
+
+/** The keychain library's own words, without the codec's frame ("No OS keychain is available to this process (…)."). */
+function keychainWords(reason: string): string {
+  const framed = /^No OS keychain is available to this process \((.*)\)\.$/s.exec(reason);
+  const words = (framed?.[1] ?? reason).trim();
+  return /[.!?]$/.test(words) ? words : `${words}.`;
+}
+
+/** What is missing, from the keychain library's words: no D-Bus session at all, or no Secret Service on it. */
+export function keychainGap(reason: string): 'no-session' | 'no-service' | undefined {
+  if (/DBUS_SESSION_BUS_ADDRESS|autolaunch|session bus|Failed to connect to socket/i.test(reason)) return 'no-session';
+  if (/org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service files|No such interface.*Secret/i.test(reason)) return 'no-service';
+  return undefined;
+}
+
+/** The next step for each gap, in the CLI's words (the UI words them from the notice's code). */
+export const KEYCHAIN_STEPS = {
+  'no-session':
+    'To keep them encrypted, run it in a desktop session, where D-Bus and a keychain run (over SSH or in a container there is none), or start a keychain for this shell: dbus-run-session -- sh, then gnome-keyring-daemon --unlock (Debian: apt install gnome-keyring dbus-daemon).',
+  'no-service': 'To keep them encrypted, install and start a keychain that speaks the Secret Service (Debian: apt install gnome-keyring, then log in again), or KWallet on KDE.',
+} as const;
 
 function tooLongNotice(serverName: string, names: string[]): StoreNotice {
   return {

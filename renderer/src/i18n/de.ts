@@ -654,6 +654,8 @@ export const de: Dictionary = {
   'notice.store-migrated': 'Die Registry wurde auf das aktuelle Format aktualisiert.',
   'notice.secrets-unreadable': 'Geheimnisse mancher Server lassen sich auf diesem System nicht entschlüsseln; diese Server starten erst, wenn du sie neu eingibst.',
   'notice.secrets-unprotected': 'Kein Schlüsselbund des Systems verfügbar: Geheimnisse in Servereinstellungen werden unverschlüsselt gespeichert.',
+  'notice.secrets-unprotected-no-session': 'Kein Schlüsselbund des Systems verfügbar, daher werden Geheimnisse in Servereinstellungen unverschlüsselt gespeichert. Um sie zu verschlüsseln, starten Sie die App aus Ihrer Desktop-Sitzung (über SSH oder in einem Container gibt es keinen Schlüsselbund), oder installieren Sie GNOME Keyring und starten Sie ihn in einer D-Bus-Sitzung.',
+  'notice.secrets-unprotected-no-service': 'Kein Schlüsselbund des Systems verfügbar, daher werden Geheimnisse in Servereinstellungen unverschlüsselt gespeichert. Um sie zu verschlüsseln, installieren Sie einen Schlüsselbund (GNOME Keyring, oder KWallet unter KDE) und melden Sie sich neu an.',
   'notice.secrets-too-long': 'Manche Geheimnisse sind zu lang für die verschlüsselte Speicherung und werden unverschlüsselt gespeichert.',
   'notice.detail': 'Details (Englisch)',
 

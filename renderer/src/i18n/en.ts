@@ -652,6 +652,8 @@ export const en = {
   'notice.store-migrated': 'The registry was upgraded to the current format.',
   'notice.secrets-unreadable': 'Some servers’ secrets cannot be decrypted on this system; those servers will not start until you enter them again.',
   'notice.secrets-unprotected': 'No system keychain is available: secrets in server settings are stored unencrypted.',
+  'notice.secrets-unprotected-no-session': 'No system keychain is available, so secrets in server settings are stored unencrypted. To keep them encrypted, start the app from your desktop session (over SSH or in a container there is no keychain), or install GNOME Keyring and run it in a D-Bus session.',
+  'notice.secrets-unprotected-no-service': 'No system keychain is available, so secrets in server settings are stored unencrypted. To keep them encrypted, install a keychain (GNOME Keyring, or KWallet on KDE) and log in again.',
   'notice.secrets-too-long': 'Some secrets are too long to store encrypted and are stored unencrypted.',
   'notice.detail': 'Details',
 

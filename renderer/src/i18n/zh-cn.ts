@@ -654,6 +654,8 @@ export const zhCN: Dictionary = {
   'notice.store-migrated': '注册表已升级到当前格式。',
   'notice.secrets-unreadable': '某些服务器的密钥无法在此系统上解密；在你重新输入之前，这些服务器不会启动。',
   'notice.secrets-unprotected': '没有可用的系统钥匙串：服务器设置中的密钥将以未加密形式保存。',
+  'notice.secrets-unprotected-no-session': '没有可用的系统钥匙串，因此服务器设置中的密钥以未加密形式保存。若要加密保存，请从桌面会话中启动应用（通过 SSH 或在容器中没有钥匙串），或安装 GNOME Keyring 并在 D-Bus 会话中运行它。',
+  'notice.secrets-unprotected-no-service': '没有可用的系统钥匙串，因此服务器设置中的密钥以未加密形式保存。若要加密保存，请安装钥匙串（GNOME Keyring，或 KDE 上的 KWallet）并重新登录。',
   'notice.secrets-too-long': '部分密钥过长，无法加密保存，已以未加密形式保存。',
   'notice.detail': '详情（英文）',
 

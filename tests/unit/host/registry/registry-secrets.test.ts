@@ -1,5 +1,6 @@
 // The registry file with a keychain: secrets sealed on disk (config.json and its last good copy),
 // clear in memory; plain values from the CLI sealed at the next start; never downgraded to clear.
+import { KEYCHAIN_STEPS, keychainGap } from '../../../../electron/host/registry/registry-secrets.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,6 +113,13 @@ describe('registry secrets at rest', () => {
     // And at the next start, as a start-up notice.
     const next = new RegistryStore(dir, fakeSecretCodec({ available: false, unavailableReason: 'No keyring.' })).open();
     expect(next.notices).toEqual([expect.objectContaining({ code: 'secrets-unprotected', message: expect.stringContaining('No keyring.') })]);
+  });
+
+  it('says the next step for what is missing: no D-Bus session, or no Secret Service on it (#30 item 4)', () => {
+    expect(keychainGap('Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead')).toBe('no-session');
+    expect(keychainGap('Platform failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files')).toBe('no-service');
+    expect(keychainGap('No keyring.')).toBeUndefined();
+    expect(KEYCHAIN_STEPS['no-session']).toContain('dbus-run-session');
   });
 
   it('keeps a value too long to seal as it is (the file must load again) and says so once', async () => {
