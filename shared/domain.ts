@@ -502,6 +502,7 @@ export type ActivityCode =
   | 'config-local-ports'
   | 'file-op'
   | 'network-row'
+  | 'config-writable'
   | 'config-hosts-limited'
   | 'config-hosts-any'
   | 'hosts-live'

@@ -83,7 +83,7 @@ function flags(server: ServerReport): string {
 }
 
 /** The live state, with the era it speaks and whether changes reach it by a restart. */
-function liveText(live: NonNullable<ServerReport['live']>): string {
+export function liveText(live: NonNullable<ServerReport['live']>): string {
   const notes = [
     ...(live.protocolVersion ? [`protocol ${live.protocolVersion}`] : []),
     ...(live.rereadsRoots === false ? ['restarts to apply changes: it does not re-read its folders'] : []),
@@ -91,7 +91,8 @@ function liveText(live: NonNullable<ServerReport['live']>): string {
   ];
   if (live.draining) notes.unshift(drainText(live.draining.calls, live.draining.limitMs).replace(/\.$/, ''));
   // The lifecycle says more than 'connected' (restarting, draining...); 'ready' is what 'connected' already says.
-  const lifecycle = live.lifecycle && live.lifecycle !== 'ready' && live.state !== 'disabled' ? `, ${live.lifecycle}` : '';
+  // Said once where both say the same ("connecting, connecting", #30 item 5).
+  const lifecycle = live.lifecycle && live.lifecycle !== 'ready' && live.lifecycle !== live.state && live.state !== 'disabled' ? `, ${live.lifecycle}` : '';
   const state = live.state === 'unknown' ? 'state unknown' : `${live.state}${lifecycle}`;
   return notes.length > 0 ? `${state} (${notes.join('; ')})` : state;
 }

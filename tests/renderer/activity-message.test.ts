@@ -49,4 +49,13 @@ describe('activity messages with folders and sources', () => {
     expect(activityMessage(t, modeChange)).toBe('已更改模式：/srv/data（只读）（来自其他进程）。');
     expect(activityMessage(t, disabled)).toBe('已关闭（来自本应用）。');
   });
+
+  it('names the source once: an uncoded English message already carries it, a coded one gets it in the language (#30 item 5)', () => {
+    const t = createTranslator('en');
+    const uncoded: ActivityEntry = { seq: 3, at: 0, kind: 'restart', message: 'Something new changed, from the CLI.', source: 'cli' };
+    expect(activityMessage(t, uncoded)).toBe('Something new changed, from the CLI.');
+    const writable: ActivityEntry = { seq: 4, at: 0, kind: 'restart', message: 'The protected paths you chose to leave writable changed, from the CLI.', code: 'config-writable', source: 'cli' };
+    expect(activityMessage(t, writable)).toBe('The protected paths you chose to leave writable changed, from the CLI.');
+    expect(activityMessage(createTranslator('de'), writable)).not.toContain('from the CLI');
+  });
 });

@@ -34,6 +34,7 @@ const EXACT = new Map<string, ActivityCode>([
   ['Its own sandboxes allowed.', 'config-own-sandboxes-on'],
   ['Its own sandboxes no longer allowed.', 'config-own-sandboxes-off'],
   ['The ports of this computer it may reach changed.', 'config-local-ports'],
+  ['The protected paths you chose to leave writable changed.', 'config-writable'],
   ['Its network limited to its allowed hosts.', 'config-hosts-limited'],
   ['Its network opened to any host.', 'config-hosts-any'],
   ['Its allowed hosts changed: applied live, without a restart.', 'hosts-live'],

@@ -38,6 +38,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'config-own-sandboxes-on': 'activityMsg.configOwnSandboxesOn',
   'config-own-sandboxes-off': 'activityMsg.configOwnSandboxesOff',
   'config-local-ports': 'activityMsg.configLocalPorts',
+  'config-writable': 'activityMsg.configWritable',
   'config-hosts-limited': 'activityMsg.configHostsLimited',
   'config-hosts-any': 'activityMsg.configHostsAny',
   'hosts-live': 'activityMsg.hostsLive',
@@ -114,7 +115,8 @@ const SOURCE_KEYS: Record<ChangeSource, MessageKey> = {
 
 export function activityMessage(t: Translate, entry: ActivityEntry): string {
   const what = activityWhat(t, entry);
-  if (!entry.source) return what;
+  // The host's English, shown as written, names its source already ("…, from the CLI."): said once (#30 item 5).
+  if (!entry.source || what === entry.message) return what;
   // The message's own full stop gives way to the source's: "Switched off, from the CLI."
   return t('activityMsg.withSource', { what: what.replace(/[.。]$/, ''), source: t(SOURCE_KEYS[entry.source]) });
 }

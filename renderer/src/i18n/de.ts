@@ -592,6 +592,7 @@ export const de: Dictionary = {
   'activityMsg.configOwnSandboxesOn': 'Eigene Sandboxen erlaubt.',
   'activityMsg.configOwnSandboxesOff': 'Eigene Sandboxen nicht mehr erlaubt.',
   'activityMsg.configLocalPorts': 'Die Ports dieses Computers, die er erreichen darf, wurden geändert.',
+  'activityMsg.configWritable': 'Die geschützten Pfade, die Sie beschreibbar gelassen haben, wurden geändert.',
   'activityMsg.configHostsLimited': 'Sein Netzwerk ist auf seine erlaubten Hosts beschränkt.',
   'activityMsg.configHostsAny': 'Sein Netzwerk ist für jeden Host geöffnet.',
   'activityMsg.hostsLive': 'Seine erlaubten Hosts wurden geändert: im laufenden Betrieb angewendet, ohne Neustart.',

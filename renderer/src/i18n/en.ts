@@ -590,6 +590,7 @@ export const en = {
   'activityMsg.configOwnSandboxesOn': 'Its own sandboxes allowed.',
   'activityMsg.configOwnSandboxesOff': 'Its own sandboxes no longer allowed.',
   'activityMsg.configLocalPorts': 'The ports of this computer it may reach changed.',
+  'activityMsg.configWritable': 'The protected paths you chose to leave writable changed.',
   'activityMsg.configHostsLimited': 'Its network limited to its allowed hosts.',
   'activityMsg.configHostsAny': 'Its network opened to any host.',
   'activityMsg.hostsLive': 'Its allowed hosts changed: applied live, without a restart.',

@@ -592,6 +592,7 @@ export const zhCN: Dictionary = {
   'activityMsg.configOwnSandboxesOn': '已允许它自己的沙盒。',
   'activityMsg.configOwnSandboxesOff': '已不再允许它自己的沙盒。',
   'activityMsg.configLocalPorts': '它可以访问的本机端口已更改。',
+  'activityMsg.configWritable': '你选择保持可写的受保护路径已更改。',
   'activityMsg.configHostsLimited': '它的网络仅限于允许的主机。',
   'activityMsg.configHostsAny': '它的网络已对任何主机开放。',
   'activityMsg.hostsLive': '它的允许主机已更改：已实时应用，无需重启。',
