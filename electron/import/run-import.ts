@@ -86,6 +86,12 @@ export interface RunUseWithOptions extends Output {
   project?: string;
   /** --launcher node|path (default node: full paths, the installed app's executable or node + bin/mcp-roots.js). */
   launcher?: string;
+  /**
+   * --on-clash add|replace: where the host has a different server of the same name, add ours beside
+   * it (NAME-2) or replace it. Absent: such a clash is refused and nothing is written, as the app asks
+   * first (#30 item 3: the command line replaced it silently).
+   */
+  onClash?: string;
   json?: boolean;
 }
 
@@ -98,19 +104,26 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     if (options.launcher !== undefined && options.launcher !== 'node' && options.launcher !== 'path') {
       throw new CodedError('invalid-input', '--launcher is node or path.');
     }
+    if (options.onClash !== undefined && options.onClash !== 'add' && options.onClash !== 'replace') throw new CodedError('invalid-input', '--on-clash is add or replace.');
     editor = await RegistryEditor.open(options.configDir, { secrets: await openRegistryCodec(options.configDir), writer: 'cli' });
     const registry = editor.registry;
     const records = options.servers.map((ref) => findServerRef(registry, ref));
     const file = options.file ?? defaultHostFile(options.host, options.workspace);
+    const onClash = options.onClash as 'add' | 'replace' | undefined;
     const result = await useWith(options.host, file, records, {
       launcher: options.launcher === 'path' ? pathLauncher() : installationLauncher(),
+      // Every clash decided by the flag, or none (then a clash is refused, naming the flag).
+      clashes: Object.fromEntries(onClash ? records.map((record) => [record.name, onClash]) : []),
       ...(path.resolve(options.configDir) !== path.resolve(defaultConfigDir()) ? { configDir: options.configDir } : {}),
       ...(options.project ? { project: options.project } : {}),
     });
     if (options.json) out.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
       out.write(`${HOST_LABELS[options.host]}: ${result.configPath}\n`);
-      for (const entry of result.entries) out.write(`  ${entry.entry} -> mcp-roots proxy ${entry.server} (${entry.unchanged ? 'unchanged' : entry.replaced ? 'replaced' : 'added'})\n`);
+      for (const entry of result.entries) {
+        const how = entry.unchanged ? 'unchanged' : entry.replaced ? (entry.clash === 'replace' ? 'replaced the host\'s own server of that name' : 'replaced') : entry.clash === 'add' ? `added beside the host's own ${entry.server}` : 'added';
+        out.write(`  ${entry.entry} -> mcp-roots proxy ${entry.server} (${how})\n`);
+      }
       // Nothing written: no backup, no new file, nothing for the host to pick up.
       if (!result.wrote) out.write('already set up; nothing changed\n');
       else {
@@ -122,7 +135,9 @@ export async function runUseWith(options: RunUseWithOptions): Promise<number> {
     return 0;
   } catch (error) {
     const { code, message } = toHostError(error);
-    err.write(`mcp-roots: ${message}\n`);
+    // A clash: the two ways on, as the app's dialog offers them.
+    const clash = /already has a different server named/.test(message) ? ' Run it again with --on-clash add (ours as NAME-2 beside it) or --on-clash replace.' : '';
+    err.write(`mcp-roots: ${message}${clash}\n`);
     return code === 'invalid-input' ? 2 : 1;
   } finally {
     await editor?.close();

@@ -57,9 +57,10 @@ export function addToolCommands(program: Command, context: CliContext): void {
     .option('--workspace <dir>', 'write that project\'s workspace config instead')
     .option('--project <dir>', 'claude-code only: that project\'s servers in ~/.claude.json')
     .addOption(new Option('--launcher <how>', 'node: absolute paths (default); path: plain mcp-roots from the host\'s PATH').choices(['node', 'path']))
+    .addOption(new Option('--on-clash <choice>', 'where the host has a different server of that name: add ours beside it as NAME-2, or replace it (default: neither, nothing is written)').choices(['add', 'replace']))
     .addOption(jsonOption())
     .helpGroup(GROUP.everywhere)
-    .action(async (kind: string, servers: string[], options: { file?: string; workspace?: string; project?: string; launcher?: string; json?: boolean }) => {
+    .action(async (kind: string, servers: string[], options: { file?: string; workspace?: string; project?: string; launcher?: string; onClash?: string; json?: boolean }) => {
       const { runUseWith } = await import('../../import/run-import.js');
       context.exitCode = await runUseWith({
         configDir: context.configDir(),
@@ -69,6 +70,7 @@ export function addToolCommands(program: Command, context: CliContext): void {
         workspace: options.workspace === undefined ? undefined : context.resolvePath(options.workspace),
         project: options.project,
         launcher: options.launcher,
+        onClash: options.onClash,
         json: options.json === true,
         out: context.io.out,
         err: context.io.err,

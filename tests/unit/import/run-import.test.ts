@@ -61,6 +61,35 @@ describe('runImport / runUseWith', () => {
     expect({ text: fs.readFileSync(claude, 'utf8'), files: fs.readdirSync(folder).sort() }).toEqual(before);
   });
 
+  it('a host\'s own server of the same name is never replaced silently: refused with the two ways on, then added beside it or replaced as asked (#30 item 3)', async () => {
+    const configDir = tempDir('cli-config-');
+    const claude = path.join(tempDir('claude-'), 'claude_desktop_config.json');
+    const theirs = { command: 'their-own-server', args: ['--flag'] };
+    fs.writeFileSync(claude, JSON.stringify({ mcpServers: { notes: theirs } }));
+    const { RegistryEditor } = await import('../../../electron/host/registry/registry-commands.js');
+    const editor = await RegistryEditor.open(configDir);
+    await editor.addServer({ name: 'notes', transport: { type: 'stdio', command: 'node', args: ['notes.js'], env: {} }, enabled: true, sharing: true });
+    await editor.close();
+    const read = () => (JSON.parse(fs.readFileSync(claude, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers;
+
+    const refused = capture();
+    expect(await runUseWith({ configDir, host: 'claude-desktop', servers: ['notes'], file: claude, launcher: 'path', ...refused })).toBe(2);
+    expect(refused.text().stderr).toMatch(/already has a different server named notes: .*nothing was written\. Run it again with --on-clash add \(ours as NAME-2 beside it\) or --on-clash replace\.\n$/);
+    expect(read()).toEqual({ notes: theirs });
+
+    const added = capture();
+    expect(await runUseWith({ configDir, host: 'claude-desktop', servers: ['notes'], file: claude, launcher: 'path', onClash: 'add', ...added })).toBe(0);
+    expect(added.text().stdout).toContain("notes-2 -> mcp-roots proxy notes (added beside the host's own notes)");
+    expect(read().notes).toEqual(theirs);
+    expect(read()['notes-2']).toEqual({ command: 'mcp-roots', args: ['proxy', '--config-dir', configDir, 'notes'] });
+
+    fs.writeFileSync(claude, JSON.stringify({ mcpServers: { notes: theirs } }));
+    const replaced = capture();
+    expect(await runUseWith({ configDir, host: 'claude-desktop', servers: ['notes'], file: claude, launcher: 'path', onClash: 'replace', ...replaced })).toBe(0);
+    expect(replaced.text().stdout).toContain("notes -> mcp-roots proxy notes (replaced the host's own server of that name)");
+    expect(read()).toEqual({ notes: { command: 'mcp-roots', args: ['proxy', '--config-dir', configDir, 'notes'] } });
+  });
+
   it('says what is wrong, with exit code 2 for bad input', async () => {
     const configDir = tempDir('cli-config-');
     const bad = capture();
