@@ -309,7 +309,8 @@ export class RootsHost extends EventEmitter<HostEvents> {
   /** A revoke comes with a ticket that undoes it. */
   async setGrants(serverIds: ServerId[], rootIds: RootId[], granted: boolean, mode?: GrantMode): Promise<GrantChange & UndoTicket> {
     const change = await this.commands.setGrants(serverIds, rootIds, granted, mode);
-    return { ...change, undoId: this.undoBook.record({ kind: 'grants', grants: change.revoked }) };
+    // A grant is undone as a revoke is: a bulk Share of 12 pairs is one Undo away (#30 item 1).
+    return { ...change, undoId: this.undoBook.record(granted ? { kind: 'granted', pairs: change.granted } : { kind: 'grants', grants: change.revoked }) };
   }
 
   async setWritableByChoice(serverId: ServerId, rootId: RootId, names: readonly string[]): Promise<void> {

@@ -99,6 +99,11 @@ describe('matrix selection', () => {
     await bulk.getByRole('button', { name: 'Share', exact: true }).click();
     await waitFor(() => host.model.current.grants[everything]?.[projectB] === 'read-write', { what: 'project-b read-write once chosen' });
     expect(host.model.current.grants[broken.id] ?? {}).toEqual({});
+    // Undo takes the Share back (#30 item 1): the mode it had before the last Share. Clicked while
+    // the toast is up (it goes after a few seconds).
+    const toast = page.getByTestId('undo-toast').filter({ hasText: /Shared \d+ pair/ });
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await waitFor(() => host.model.current.grants[everything]?.[projectB] === 'read-only', { what: 'project-b back to read-only after Undo' });
     await lookEverywhere(page, 'matrix-bulk-share', { sizes: SCREEN_SIZES });
   });
 });

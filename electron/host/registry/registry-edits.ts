@@ -180,6 +180,16 @@ export interface GrantChange {
   changed: number;
   /** The grants a revoke took away, with their modes: what an undo puts back. */
   revoked: GrantPair[];
+  /** The grants a grant made or changed, each with its mode before (none: it was not granted): what an undo takes back. */
+  granted: GrantedPair[];
+}
+
+/** A grant made or changed by one action: what it was before and what it became. */
+export interface GrantedPair {
+  serverId: ServerId;
+  rootId: RootId;
+  before?: GrantMode | undefined;
+  after: GrantMode;
 }
 
 /**
@@ -194,6 +204,7 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
     const grants = { ...registry.grants };
     let changed = 0;
     const revoked: GrantPair[] = [];
+    const grantedPairs: GrantedPair[] = [];
     let servers = registry.servers;
     for (const serverId of serverIds) {
       const current = new Map<RootId, GrantMode>(Object.entries(grants[serverId] ?? {}));
@@ -201,7 +212,10 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
         const before = current.get(rootId);
         if (granted) {
           const next = mode ?? before ?? NEW_GRANT_MODE;
-          if (before !== next) changed++;
+          if (before !== next) {
+            changed++;
+            grantedPairs.push({ serverId, rootId, ...(before ? { before } : {}), after: next });
+          }
           current.set(rootId, next);
           // A new grant starts protected, even where the file still holds a choice for it (a hand edit).
           if (before === undefined) servers = withChoice(servers, serverId, rootId, undefined);
@@ -219,9 +233,9 @@ export function setGrants(serverIds: string[], rootIds: string[], granted: boole
         }),
       );
     }
-    if (changed === 0) return { registry, value: { changed, revoked } };
+    if (changed === 0) return { registry, value: { changed, revoked, granted: grantedPairs } };
     // A revoked grant's opt-ins go with it.
-    return { registry: dropChoicesOfGone({ ...registry, servers, grants }), value: { changed, revoked } };
+    return { registry: dropChoicesOfGone({ ...registry, servers, grants }), value: { changed, revoked, granted: grantedPairs } };
   };
 }
 
@@ -238,7 +252,9 @@ export interface GrantPair {
 export type Removal =
   | { kind: 'roots'; roots: { root: RootRecord; index: number }[]; grants: GrantPair[] }
   | { kind: 'server'; server: ServerRecord; index: number; grants: GrantPair[] }
-  | { kind: 'grants'; grants: GrantPair[] };
+  | { kind: 'grants'; grants: GrantPair[] }
+  /** A grant (a click, a bulk Share) taken back: each pair to its mode before, or revoked where it was new. */
+  | { kind: 'granted'; pairs: GrantedPair[] };
 
 export const grantKey = (pair: { serverId: ServerId; rootId: RootId }): string => `${pair.serverId}\n${pair.rootId}`;
 
@@ -291,6 +307,21 @@ export function restoreRemoval(removal: Removal, revokedSince: ReadonlySet<strin
     }
     const rootIds = new Set(roots.map((root) => root.id));
     const touched = new Set<ServerId>();
+    if (removal.kind === 'granted') {
+      for (const pair of removal.pairs) {
+        const held = grants[pair.serverId];
+        // Changed since (revoked, or another mode chosen): that later choice stands.
+        if (!held || held[pair.rootId] !== pair.after) continue;
+        const next = { ...held };
+        if (pair.before) next[pair.rootId] = pair.before;
+        else delete next[pair.rootId];
+        grants[pair.serverId] = next;
+        restored++;
+      }
+      if (restored === 0) return { registry, value: { restored } };
+      // A grant taken back takes its opt-ins with it.
+      return { registry: dropChoicesOfGone({ ...registry, roots, servers, grants }), value: { restored } };
+    }
     for (const pair of removal.grants) {
       const held = grants[pair.serverId];
       if (!held || !rootIds.has(pair.rootId) || held[pair.rootId] !== undefined || revokedSince.has(grantKey(pair))) continue;

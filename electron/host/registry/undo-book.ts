@@ -1,4 +1,5 @@
-// Undo from a toast: what each recent removal or revoke took away, and every grant revoked since,
+// Undo from a toast: what each recent removal or revoke took away (or a grant made: #30 item 1, a
+// bulk Share taken back), and every grant revoked since,
 // so an undo never brings back a grant the person revoked after the removal (here, from the CLI or
 // another process: every registry change is watched, whoever made it). The edits are pure
 // (registry-edits.ts); this keeps the memory. In memory only: an undo is offered for a moment.
@@ -32,7 +33,7 @@ export class UndoBook {
 
   /** Keeps a removal that has just been applied (its own revokes are counted before this call). */
   record(removal: Removal): string | null {
-    const empty = removal.kind === 'grants' ? removal.grants.length === 0 : false;
+    const empty = removal.kind === 'grants' ? removal.grants.length === 0 : removal.kind === 'granted' ? removal.pairs.length === 0 : false;
     if (empty) return null;
     const undoId = randomUUID();
     this.entries.set(undoId, { removal, seq: this.seq });

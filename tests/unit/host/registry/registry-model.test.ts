@@ -54,7 +54,7 @@ describe('RegistryModel', () => {
     await other.addRoots([folderB]);
     await other.close();
     const revoke = new RegistryCommands(app.model).setGrants([serverId], [rootA], false);
-    await expect(revoke).resolves.toEqual({ changed: 1, revoked: [{ serverId, rootId: rootA, mode: 'read-write' }] });
+    await expect(revoke).resolves.toEqual({ changed: 1, revoked: [{ serverId, rootId: rootA, mode: 'read-write' }], granted: [] });
 
     for (const registry of [app.model.current, onDisk(configDir)]) {
       expect(registry.grants[serverId]).toEqual({});

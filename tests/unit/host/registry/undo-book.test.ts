@@ -55,15 +55,32 @@ describe('undo.apply', () => {
     expect(host.model.current.grants[server.id]).toEqual({ [b]: 'read-only' });
   });
 
-  it('brings a removed server back with its id, and says nothing to undo for a grant', async () => {
+  it('brings a removed server back with its id', async () => {
     const host = await startHost({ runServers: false });
     const server = await host.addServer({ name: 's', transport: { ...stdio, env: { TOKEN: 't' } }, enabled: false, sharing: true });
     const { undoId } = await call<{ undoId: string }>(host, 'servers.remove', { serverId: server.id });
     expect(host.getState().servers).toEqual([]);
     await call(host, 'undo.apply', { undoId });
     expect(host.getState().servers.map((view) => [view.id, view.name])).toEqual([[server.id, 's']]);
-    const { added } = await host.addRoots([tempDir('c-')]);
-    expect(await call(host, 'grants.set', { serverIds: [server.id], rootIds: [added[0]!.id], granted: true })).toEqual({ undoId: null, changed: 1 });
+  });
+
+  it('takes a bulk grant back: new grants revoked, changed modes as they were, a pair changed since left as it is (#30 item 1)', async () => {
+    const host = await startHost({ runServers: false });
+    const [s1, s2] = [await host.addServer({ name: 's1', transport: stdio, enabled: false, sharing: true }), await host.addServer({ name: 's2', transport: stdio, enabled: false, sharing: true })];
+    const { added } = await host.addRoots([tempDir('d-'), tempDir('e-')]);
+    const [d, e] = added.map((root) => root.id) as [string, string];
+    await host.setGrants([s1.id], [d], true, 'read-only');
+    const before = structuredClone(host.model.current.grants);
+    // The bulk Share: 2 folders x 2 servers, read-write.
+    const { undoId, changed } = await call<{ undoId: string; changed: number }>(host, 'grants.set', { serverIds: [s1.id, s2.id], rootIds: [d, e], granted: true, mode: 'read-write' });
+    expect(changed).toBe(4);
+    expect(undoId).toEqual(expect.any(String));
+    // Changed since: s2's e made read-only by another step; the undo leaves that choice alone.
+    await host.setGrants([s2.id], [e], true, 'read-only');
+    expect(await call(host, 'undo.apply', { undoId })).toEqual({ restored: 3 });
+    expect(host.model.current.grants).toEqual({ ...before, [s1.id]: { [d]: 'read-only' }, [s2.id]: { [e]: 'read-only' } });
+    // Nothing to undo when nothing changed.
+    expect(await call(host, 'grants.set', { serverIds: [s1.id], rootIds: [d], granted: true, mode: 'read-only' })).toEqual({ undoId: null, changed: 0 });
   });
 
   it('brings a revoked read-write grant back with the protected names the person left writable in it', async () => {
