@@ -1,5 +1,5 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
-import type { ArgumentFolderView, ServerConfinement } from './sandbox.js';
+import type { ArgumentFolderView, SensitiveFolderKind, ServerConfinement } from './sandbox.js';
 import type { SecretPlacement } from './secrets.js';
 import type { WritableByChoice } from './protected-names.js';
 import type { ServerLimits } from './server-limits.js';
@@ -289,6 +289,8 @@ export interface RootView extends RootRecord {
   access: RootAccess;
   /** True when the picked path is (or passes through) a symlink: the UI shows the target. */
   isLink: boolean;
+  /** Set where granting it deserves a plain warning first (home, credentials, a browser profile, the data folder, the system). */
+  sensitive?: SensitiveFolderKind | undefined;
 }
 
 /** A granted folder that its server sees at another path (its pathMap): both paths, and the URI it is told. */

@@ -5,10 +5,12 @@
 //   -> connections follow the config -> exposure recomputed -> the roots-change policy per server
 //   -> one throttled state update for every UI.
 // The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
+import os from 'node:os';
 import type { NetworkRecordRow } from '../../shared/network-record.js';
 import { netChanges, type FileDiff, type ServerChanges } from '../../shared/file-record.js';
 import { fileDiff } from './audit-diff.js';
 import { recordEntries } from './history-records.js';
+import { sensitiveFolder } from './sandbox/sensitive-folders.js';
 import { readFileReads, readFileRecord } from './sandbox/audit/file-record.js';
 import { networkRecordFile, readNetworkRecord } from './sandbox/egress/network-record.js';
 import { randomUUID } from 'node:crypto';
@@ -415,7 +417,9 @@ export class RootsHost extends EventEmitter<HostEvents> {
   }
 
   private rootViews(registry: Registry): RootView[] {
-    return this.tracker.views.views(registry.roots, this.tracker.accessVersion, (id) => this.tracker.access(id));
+    // Sensitive folders are marked so that every way in warns alike (#30 item 2): matrix, bulk Share, consent.
+    const places = { home: os.homedir(), dataDir: this.options.configDir };
+    return this.tracker.views.views(registry.roots, this.tracker.accessVersion, (id) => this.tracker.access(id), (folder) => sensitiveFolder(folder, places));
   }
 
   private addNotice(notice: StoreNotice): void {

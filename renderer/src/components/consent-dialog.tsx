@@ -1,5 +1,6 @@
 // Choose which folders a server that asked may see, and how: read-only first, as the least it
 // needs to read a project. Nothing is pre-checked: consent is explicit.
+import { SENSITIVE_WARNING } from './sensitive-words.js';
 import { useId, useMemo, useState } from 'react';
 import type { GrantMode, ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
@@ -90,6 +91,8 @@ export function ConsentDialog({ open, server, onClose }: { open: boolean; server
                   </span>
                   <AccessBadge access={root.access} />
                 </label>
+                {/* What is at stake, said where it is ticked, as everywhere a grant is made (#30 item 2). */}
+                {root.sensitive && chosen.has(root.id) && <p className="field-hint field-hint--warning">{t(SENSITIVE_WARNING[root.sensitive])}</p>}
               </li>
             ))}
           </ul>

@@ -16,6 +16,8 @@ import { HEADER_ROWS, moveCell, parseCellKey, type CellPosition } from './matrix
 import { MatrixRow } from './matrix-row.js';
 import { OptInDialog } from './opt-in-dialog.js';
 import { MatrixToolbar } from './matrix-toolbar.js';
+import { ConfirmDialog } from './confirm-dialog.js';
+import { SENSITIVE_WARNING } from './sensitive-words.js';
 import { rootRows, serverColumns, type RootSort } from './matrix-view.js';
 import { offerUndo } from '../undo-offer.js';
 
@@ -53,6 +55,13 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const [bulkPending, setBulkPending] = useState(false);
   const [bulkError, setBulkError] = useState<HostError | undefined>();
   const [bulkNote, setBulkNote] = useState<string | undefined>();
+  /** A grant of a sensitive folder waits for a plain "Share anyway" (#30 item 2), as the suggestion dialog's does. */
+  const [sensitiveAsk, setSensitiveAsk] = useState<{ roots: RootView[]; servers: string; go: () => void } | undefined>();
+  const askIfSensitive = useCallback((scope: readonly RootView[], serverNames: readonly string[], go: () => void) => {
+    const sensitive = scope.filter((root) => root.sensitive);
+    if (sensitive.length === 0) return go();
+    setSensitiveAsk({ roots: sensitive, servers: serverNames.join(', '), go });
+  }, []);
   const focusWanted = useRef(false);
 
   // What is shown: the column filter first (a "shared only" view asks about the servers shown),
@@ -106,7 +115,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   };
 
   // Stable callbacks keep the memoized rows from re-rendering; each call has its own pending mark.
-  const onToggle = useCallback(
+  const onToggleNow = useCallback(
     async (root: RootView, server: ServerView, granted: boolean) => {
       const key = grantKey(root.id, server.id);
       // A click grants read-only (least privilege); the mark shows it at once, read-write is the ro/rw button.
@@ -120,6 +129,13 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
       }
     },
     [client, t, begin, finish],
+  );
+  const onToggle = useCallback(
+    async (root: RootView, server: ServerView, granted: boolean) => {
+      if (granted) askIfSensitive([root], [server.name], () => void onToggleNow(root, server, true));
+      else await onToggleNow(root, server, false);
+    },
+    [askIfSensitive, onToggleNow],
   );
 
   const onMode = useCallback(
@@ -180,6 +196,10 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   );
 
   const onBulk = async (granted: boolean, mode?: GrantMode) => {
+    if (granted) return askIfSensitive(scopeRoots, scopeServers.map((server) => server.name), () => void onBulkNow(true, mode));
+    return onBulkNow(false);
+  };
+  const onBulkNow = async (granted: boolean, mode?: GrantMode) => {
     // A server in error is left out of a Share (it would start with folders nobody looked at again), and the note says so.
     const skipped = granted ? scopeServers.filter((server) => server.status.state === 'error') : [];
     const targets = scopeServers.filter((server) => !skipped.includes(server));
@@ -290,6 +310,23 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
         )}
         {visibleServers.length === 0 && <p className="matrix__nomatch">{t('matrix.noServerMatch', { filter: serverFilter })}</p>}
       </div>
+      <ConfirmDialog
+        open={sensitiveAsk !== undefined}
+        title={t('matrix.sensitiveTitle', { count: sensitiveAsk?.roots.length ?? 0 })}
+        confirmLabel={t('matrix.sensitiveConfirm')}
+        onConfirm={() => {
+          const ask = sensitiveAsk;
+          setSensitiveAsk(undefined);
+          ask?.go();
+        }}
+        onCancel={() => setSensitiveAsk(undefined)}
+      >
+        {sensitiveAsk?.roots.map((root) => (
+          <p key={root.id}>
+            <strong className="mono">{root.canonicalPath}</strong> ({t('matrix.sensitiveFor', { servers: sensitiveAsk.servers })}): {t(SENSITIVE_WARNING[root.sensitive!])}
+          </p>
+        ))}
+      </ConfirmDialog>
       {optInRoot && optInServer && (
         <OptInDialog root={optInRoot} server={optInServer} readOnly={grants.isReadOnly(optInServer.id, optInRoot.id)} onClose={() => setOptInFor(undefined)} />
       )}

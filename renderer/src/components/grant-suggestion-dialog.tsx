@@ -4,20 +4,14 @@
 // the path came from, starts on read-only, and warns plainly where the folder is sensitive.
 import { useId, useState } from 'react';
 import type { GrantMode } from '../../../shared/domain.js';
-import type { SandboxBlock, SensitiveFolderKind } from '../../../shared/sandbox.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { SandboxBlock } from '../../../shared/sandbox.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { Dialog } from './dialog.js';
+import { SENSITIVE_WARNING } from './sensitive-words.js';
 import { InlineError } from './inline-error.js';
 import type { HostError } from '../../../shared/result.js';
 
-const sensitiveWarning: Record<SensitiveFolderKind, MessageKey> = {
-  home: 'grantSuggestion.sensitive.home',
-  credentials: 'grantSuggestion.sensitive.credentials',
-  'browser-profile': 'grantSuggestion.sensitive.browserProfile',
-  'app-data': 'grantSuggestion.sensitive.appData',
-  system: 'grantSuggestion.sensitive.system',
-};
+const sensitiveWarning = SENSITIVE_WARNING;
 
 export interface GrantSuggestionDialogProps {
   open: boolean;
