@@ -6,6 +6,7 @@ import type { HostError } from '../../shared/result.js';
 import { mergeActivity } from './activity-merge.js';
 import { callSafely } from './call-safely.js';
 import { useHost } from './host-context.js';
+import { usePolledCall } from './use-polled-call.js';
 
 export interface ActivityHistory {
   /** Each server's entries, oldest first (sequence numbers are per server). */
@@ -24,26 +25,13 @@ function merged(base: ReadonlyMap<ServerId, readonly ActivityEntry[]>, extra: re
 
 /** How often History asks again for the servers' records (file operations, network destinations). */
 const RECORDS_EVERY_MS = 5_000;
+const NO_RECORDS: readonly ServerActivityEntry[] = [];
 
 export function useActivityHistory(): ActivityHistory {
   const { client } = useHost();
   const [history, setHistory] = useState<ActivityHistory>({ byServer: new Map(), loading: true, error: undefined });
-  const [records, setRecords] = useState<readonly ServerActivityEntry[]>([]);
-
   // What each server did, from its records on disk: asked again every few seconds while shown.
-  useEffect(() => {
-    let cancelled = false;
-    const load = () =>
-      void callSafely(client, 'activity.records', { since: 0 }).then((result) => {
-        if (!cancelled && result.ok) setRecords(result.value);
-      });
-    load();
-    const timer = setInterval(load, RECORDS_EVERY_MS);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-    };
-  }, [client]);
+  const records: readonly ServerActivityEntry[] = usePolledCall('activity.records', { since: 0 }, RECORDS_EVERY_MS, 'records') ?? NO_RECORDS;
 
   useEffect(() => {
     let live: ServerActivityEntry[] = [];

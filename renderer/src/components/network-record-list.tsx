@@ -1,11 +1,9 @@
 // A server's record of network destinations (a server with a list of allowed hosts): each name it
 // looked up and each address it reached or was refused, newest first, with how often. Fetched when
 // shown and every few seconds while shown (the host reads its rules' record every second).
-import { useEffect, useState } from 'react';
 import type { ServerId } from '../../../shared/domain.js';
 import type { NetworkRecordRow } from '../../../shared/network-record.js';
-import { callSafely } from '../call-safely.js';
-import { useHost } from '../host-context.js';
+import { usePolledCall } from '../use-polled-call.js';
 import { useI18n } from '../i18n/i18n-context.js';
 
 const REFRESH_MS = 3_000;
@@ -13,22 +11,7 @@ const SHOWN = 50;
 
 export function NetworkRecordList({ serverId }: { serverId: ServerId }) {
   const { t, formatTime } = useI18n();
-  const { client } = useHost();
-  const [rows, setRows] = useState<NetworkRecordRow[] | undefined>(undefined);
-
-  useEffect(() => {
-    let cancelled = false;
-    const load = () =>
-      void callSafely(client, 'servers.network', { serverId }).then((result) => {
-        if (!cancelled && result.ok) setRows(result.value);
-      });
-    load();
-    const timer = setInterval(load, REFRESH_MS);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-    };
-  }, [client, serverId]);
+  const rows: NetworkRecordRow[] | undefined = usePolledCall('servers.network', { serverId }, REFRESH_MS, serverId);
 
   return (
     <section className="network-record" aria-label={t('network.record')}>

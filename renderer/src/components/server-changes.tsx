@@ -2,13 +2,14 @@
 // a point the person picks, grouped by folder, and what its sandbox refused with the rule, as its
 // file view recorded them. Where the server has no file view (bind mounts), there is no record, and
 // the section says so instead of showing an empty list. Copy puts the list on the clipboard.
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import type { FileDiff, NetChange, ServerChanges } from '../../../shared/file-record.js';
 import { ConfigDiff } from './config-diff.js';
 import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
 import { useI18n } from '../i18n/i18n-context.js';
+import { usePolledCall } from '../use-polled-call.js';
 import type { MessageKey } from '../i18n/messages.js';
 
 type Since = 'hour' | 'day' | 'looked' | 'all';
@@ -92,27 +93,14 @@ const noteKey: Record<NonNullable<FileDiff['note']>, MessageKey> = {
 
 export function ServerChangesPanel({ server }: { server: ServerView }) {
   const { t, formatTime } = useI18n();
-  const { client } = useHost();
   const selectId = useId();
   const [seen, setSeen] = useState(() => Number(localStorage.getItem(seenKey(server.id)) ?? 0));
   const [since, setSince] = useState<Since>(() => (seen > 0 ? 'looked' : 'all'));
-  const [data, setData] = useState<ServerChanges | undefined>(undefined);
+
   const [copied, setCopied] = useState<'done' | 'failed' | undefined>();
   const withoutView = server.status.confinement?.grants === 'mounts';
 
-  useEffect(() => {
-    let cancelled = false;
-    const load = () =>
-      void callSafely(client, 'servers.changes', { serverId: server.id, since: sinceMs(since, seen) }).then((result) => {
-        if (!cancelled && result.ok) setData(result.value);
-      });
-    load();
-    const timer = setInterval(load, REFRESH_MS);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-    };
-  }, [client, server.id, since, seen]);
+  const data: ServerChanges | undefined = usePolledCall('servers.changes', { serverId: server.id, since: sinceMs(since, seen) }, REFRESH_MS, `${server.id} ${since} ${seen}`);
 
   const markSeen = () => {
     const now = Date.now();
