@@ -104,12 +104,3 @@ export async function acquireFileLockAsync(lockPath: string, { timeoutMs = 3000,
     await delay(wait);
   }
 }
-
-export function withFileLock<T>(lockPath: string, critical: () => T, options?: LockOptions): T {
-  const release = acquireFileLock(lockPath, options);
-  try {
-    return critical();
-  } finally {
-    release();
-  }
-}

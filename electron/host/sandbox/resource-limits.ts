@@ -42,9 +42,6 @@ export interface ResourceLimits {
   cgroup?: ServerCgroup | undefined;
 }
 
-export const DATA_BYTES = effectiveLimits(undefined).memoryMiB * 1024 ** 2;
-export const TMP_BYTES = effectiveLimits(undefined).tmpMiB * 1024 ** 2;
-
 /**
  * How many tasks (threads) a user runs now, from /proc/<pid>/status (real uid, Threads): the count
  * RLIMIT_NPROC compares with. ~300 processes read in a few ms; undefined where /proc cannot be read.

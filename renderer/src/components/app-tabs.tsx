@@ -3,7 +3,6 @@ import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n-context.js';
 
 export type TabId = 'roots' | 'access' | 'servers' | 'history';
-export const TAB_IDS: TabId[] = ['roots', 'access', 'servers', 'history'];
 
 export interface TabInfo {
   id: TabId;
