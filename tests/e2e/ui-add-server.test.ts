@@ -136,4 +136,18 @@ describe('adding a server by pasting', () => {
     expect(added.transport).toMatchObject({ type: 'stdio', command: process.execPath, args: [FILESYSTEM_ENTRY] });
     await waitConnected(host, added.id);
   });
+
+  it('says a new server gets no folder where one is added, not where one is edited (#30 item 11)', async () => {
+    session = await startUiSession();
+    const { page, host } = session;
+    await host.addServer({ name: 'kept', transport: { type: 'stdio', command: 'node', args: ['-e', ''], env: {} }, enabled: false, sharing: true });
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    await page.locator('.server-detail').getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit kept' });
+    await edit.getByRole('textbox', { name: 'Name' }).waitFor();
+    expect(await edit.getByText('A new server is given no folder until you share one with it.').count()).toBe(0);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Add server', exact: true }).first().click();
+    await page.getByRole('dialog', { name: 'Add a server' }).getByText('A new server is given no folder until you share one with it.').waitFor();
+  });
 });

@@ -31,7 +31,8 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   const match = /\(Did you mean (one of )?(.*)\?\)/.exec(text);
   if (!match) return '';
   // commander joins the names with ", ": matched back to the candidates, so a name with a comma stays whole.
-  const named = candidates.filter((candidate) => (match[2] as string).split(', ').includes(candidate) || match[2] === candidate);
+  // Once each: a root's name may be among the candidates twice (its name and its label).
+  const named = [...new Set(candidates)].filter((candidate) => (match[2] as string).split(', ').includes(candidate) || match[2] === candidate);
   const shown = (named.length ? named : [match[2] as string]).map((name) => quote([name]));
   return ` (did you mean ${match[1] ?? ''}${shown.join(', ')}?)`;
 }

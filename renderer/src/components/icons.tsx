@@ -44,11 +44,6 @@ export const GridIcon = (p: IconProps) => (
     <rect x="14" y="14" width="7" height="7" rx="1.5" />
   </Icon>
 );
-export const CheckIcon = (p: IconProps) => (
-  <Icon {...p} strokeWidth={3}>
-    <path d="M5 12.5l4.5 4.5L19 7.5" />
-  </Icon>
-);
 export const CloseIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M6 6l12 12M18 6L6 18" />
@@ -106,11 +101,6 @@ export const SearchIcon = (p: IconProps) => (
 export const ChevronIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M9 6l6 6-6 6" />
-  </Icon>
-);
-export const PowerIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M12 3v9M6.3 6.3a8 8 0 1 0 11.4 0" />
   </Icon>
 );
 

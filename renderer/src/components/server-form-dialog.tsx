@@ -249,7 +249,8 @@ function ServerFormBody({ server, onClose, onSaved, onSnippet, fallbackFocus }: 
             </label>
           </div>
         )}
-        <p className="field-hint">{t('form.defaultDeny')}</p>
+        {/* Said where a server is added; an edited one keeps its grants (#30 item 11). */}
+        {!server && <p className="field-hint">{t('form.defaultDeny')}</p>}
       </form>
     </Dialog>
   );

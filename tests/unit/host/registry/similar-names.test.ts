@@ -7,6 +7,8 @@ describe('did you mean', () => {
     expect(didYouMean('filesytem', ['filesystem', 'github'])).toBe(' (did you mean filesystem?)');
     expect(didYouMean('my projct', ['my project', 'other'])).toBe(" (did you mean 'my project'?)");
     expect(didYouMean('zzzz', ['filesystem'])).toBe('');
+    // A candidate given twice (a root's name and its label) is suggested once.
+    expect(didYouMean('projct-a', ['project-a', 'project-a', 'other'])).toBe(' (did you mean project-a?)');
   });
 
   it('names every tie, each quoted on its own', () => {
