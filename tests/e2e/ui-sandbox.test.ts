@@ -160,6 +160,8 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     const mainRow = panel.getByRole('listitem').filter({ hasText: 'main.ts' });
     await mainRow.getByRole('button', { name: 'Diff' }).click();
     const diff = mainRow.getByRole('list', { name: `What changed in ${path.join(project, 'src', 'main.ts')}` });
+    // The diff is asked of the host when the row opens: waited for, then read.
+    await diff.getByRole('listitem').nth(1).waitFor();
     expect(await diff.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/export \{\};$/), expect.stringMatching(/^\+[\s\S]*console\.log\(1\);$/)]);
     await capture('server-changes', () => panel.scrollIntoViewIfNeeded());
     // "Mark as seen": from now on only what comes after.
