@@ -12,7 +12,8 @@ import { startUiSession, type UiSession } from './ui-harness.js';
 let session: UiSession;
 
 beforeAll(async () => {
-  session = await startUiSession();
+  // Quick retries: the broken server below is held after its fifth exit, within seconds.
+  session = await startUiSession({ reconnectDelaysMs: [100] });
   const { host } = session;
   const work = tempDir('mcp-roots-matrix-selection-');
   const folders = ['project-a', 'project-b', 'notes'].map((name) => path.join(work, name));
@@ -76,7 +77,9 @@ describe('matrix selection', () => {
     const { page, host } = session;
     // A server that exits at once ends in error: a Share must not give it folders nobody looked at again.
     const broken = await host.addServer({ name: 'broken', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'], env: {} }, enabled: true, sharing: true });
-    await waitFor(() => host.getState().servers.find((server) => server.id === broken.id)?.status.state === 'error', { what: 'the broken server in error', timeoutMs: 30_000 });
+    // Held after its fifth exit at start: in error for good, not back to "connecting" between retries
+    // (under load a Share could otherwise meet it retrying, and rightly include it).
+    await waitFor(() => host.getState().servers.find((server) => server.id === broken.id)?.status.held?.reason === 'exits-at-start', { what: 'the broken server held in error', timeoutMs: 120_000 });
     const everything = host.getState().servers.find((server) => server.name === 'everything')!.id;
     const rootIds = host.getState().roots.map((root) => root.id);
     await page.getByRole('tab', { name: 'Access' }).click();
