@@ -2,8 +2,8 @@
 // the folders as the person knows them (~/…), their modes, and who made the change.
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../shared/domain.js';
-import { activityMessage } from '../../renderer/src/components/activity-message.js';
-import { createTranslator } from '../../renderer/src/i18n/translate.js';
+import { activityMessage } from '../../shared/i18n/activity-message.js';
+import { createTranslator } from '../../shared/i18n/translate.js';
 
 const grants: ActivityEntry = {
   seq: 1,

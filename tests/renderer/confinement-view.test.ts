@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerView, TransportConfig } from '../../shared/domain.js';
 import type { ServerConfinement } from '../../shared/sandbox.js';
-import { createTranslator } from '../../renderer/src/i18n/translate.js';
-import { en } from '../../renderer/src/i18n/en.js';
-import { de } from '../../renderer/src/i18n/de.js';
-import { zhCN } from '../../renderer/src/i18n/zh-cn.js';
+import { createTranslator } from '../../shared/i18n/translate.js';
+import { en } from '../../shared/i18n/en.js';
+import { de } from '../../shared/i18n/de.js';
+import { zhCN } from '../../shared/i18n/zh-cn.js';
 import { confinementLabel, confinementLook, enforcesModes, grantModeLabel, proxySessionLook } from '../../renderer/src/components/confinement-view.js';
 
 type Server = Pick<ServerView, 'transport' | 'enabled' | 'sandbox' | 'status'>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATES } from '../../shared/domain.js';
 import { connectionWords } from '../../renderer/src/components/connection-words.js';
 import { restartForecast } from '../../renderer/src/components/restart-forecast.js';
-import { createTranslator } from '../../renderer/src/i18n/translate.js';
+import { createTranslator } from '../../shared/i18n/translate.js';
 
 const en = createTranslator('en');
 const de = createTranslator('de');

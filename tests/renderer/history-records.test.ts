@@ -2,9 +2,9 @@
 // and network destinations worded in each language, narrowed by kind and by folder.
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../shared/domain.js';
-import { activityMessage } from '../../renderer/src/components/activity-message.js';
+import { activityMessage } from '../../shared/i18n/activity-message.js';
 import { historyRows } from '../../renderer/src/components/history-items.js';
-import { createTranslator } from '../../renderer/src/i18n/translate.js';
+import { createTranslator } from '../../shared/i18n/translate.js';
 
 const created: ActivityEntry = { seq: 1_000_000_000, at: 10, kind: 'file', message: 'create /p/a.txt', code: 'file-op', params: { op: 'create', path: '/p/a.txt' } };
 const refused: ActivityEntry = { seq: 1_000_000_001, at: 11, kind: 'file', message: 'Refused mkdir /p/.git (protected name)', code: 'file-op', params: { op: 'mkdir', path: '/p/.git', rule: 'protected name' } };

@@ -1,10 +1,10 @@
 // Every language covers every message with the same parameters; plurals and fallbacks behave.
 import { describe, expect, it } from 'vitest';
-import { de } from '../../renderer/src/i18n/de.js';
-import { en } from '../../renderer/src/i18n/en.js';
-import type { Dictionary, Message, MessageKey } from '../../renderer/src/i18n/messages.js';
-import { createTranslator, resolveLocale } from '../../renderer/src/i18n/translate.js';
-import { zhCN } from '../../renderer/src/i18n/zh-cn.js';
+import { de } from '../../shared/i18n/de.js';
+import { en } from '../../shared/i18n/en.js';
+import type { Dictionary, Message, MessageKey } from '../../shared/i18n/messages.js';
+import { createTranslator, resolveLocale } from '../../shared/i18n/translate.js';
+import { zhCN } from '../../shared/i18n/zh-cn.js';
 
 const params = (message: Message): string[] => {
   const texts = typeof message === 'string' ? [message] : [message.other, ...(message.one ? [message.one] : [])];

@@ -1,8 +1,8 @@
 // A failure's words in each language come from its code; the server's own stderr is never translated.
 import { describe, expect, it } from 'vitest';
 import type { ServerFailure } from '../../shared/domain.js';
-import { createTranslator } from '../../renderer/src/i18n/translate.js';
-import { failureSummary, failureWords } from '../../renderer/src/components/server-failure-text.js';
+import { createTranslator } from '../../shared/i18n/translate.js';
+import { failureSummary, failureWords } from '../../shared/i18n/server-failure-text.js';
 
 const exited: ServerFailure = {
   code: 'exited',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerView } from '../../shared/domain.js';
 import { serverNames, sharedWithByRoot } from '../../renderer/src/components/shared-with.js';
-import { createTranslator } from '../../renderer/src/i18n/translate.js';
+import { createTranslator } from '../../shared/i18n/translate.js';
 
 const server = (name: string, granted: string[], effective: string[]) => ({ name, grantedRootIds: granted, effectiveRootIds: effective }) as unknown as ServerView;
 

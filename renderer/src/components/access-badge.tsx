@@ -1,7 +1,7 @@
 // A root's reachability as a badge (word + shape + color, never color alone) and its reason.
 import type { AccessState, RootAccess } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useLive } from '../use-live.js';
 import { accessReasonText } from './access-reason.js';
 

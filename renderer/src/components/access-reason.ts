@@ -1,8 +1,8 @@
 // Why a folder is not reachable, in the person's language. The host sends a stable code with each
 // reason (its English text is for the CLI and logs); a host older than the code falls back to that text.
 import type { AccessReasonCode, RootAccess } from '../../../shared/domain.js';
-import type { MessageKey } from '../i18n/messages.js';
-import type { Translate } from '../i18n/translate.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
+import type { Translate } from '../../../shared/i18n/translate.js';
 
 const reasonKey: Record<AccessReasonCode, MessageKey> = {
   'became-file': 'access.reason.becameFile',

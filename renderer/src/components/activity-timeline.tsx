@@ -4,10 +4,10 @@
 import { memo, useId, useMemo, useState } from 'react';
 import type { ActivityKind, ServerId } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useServerActivity } from '../use-server-activity.js';
 import { ACTIVITY_FILTERS, activityItems, activityText, type ActivityFilter, type ActivityItem } from './activity-items.js';
-import { activityMessage } from './activity-message.js';
+import { activityMessage } from '../../../shared/i18n/activity-message.js';
 import { ActivityUris } from './activity-uris.js';
 import { InlineError } from './inline-error.js';
 

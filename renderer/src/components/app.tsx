@@ -2,7 +2,7 @@
 // prompts, notices), then the chosen screen.
 import { useEffect, useMemo, useState } from 'react';
 import { I18nProvider, useI18n } from '../i18n/i18n-context.js';
-import { resolveLocale } from '../i18n/translate.js';
+import { resolveLocale } from '../../../shared/i18n/translate.js';
 import { useHost } from '../host-context.js';
 import { useConsentRequests, useHostSnapshot, useRoots, useServers, useSettings } from '../use-host-state.js';
 import { useAppliedTheme } from '../use-theme.js';

@@ -5,7 +5,7 @@
 import type { ServerView } from '../../../shared/domain.js';
 import type { ArgumentFolderView } from '../../../shared/sandbox.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { Translate } from '../i18n/translate.js';
+import type { Translate } from '../../../shared/i18n/translate.js';
 import { useCommand } from '../use-command.js';
 import { useGrantFolder } from '../use-grant-folder.js';
 import { confinementLook, enforcesModes } from './confinement-view.js';

@@ -3,8 +3,8 @@
 // process is in the OS sandbox; a server that is not running is never called enforced.
 import type { ConnectionState, ProxiedSession, ServerView } from '../../../shared/domain.js';
 import type { AdvisoryReasonCode, SandboxSetupCode } from '../../../shared/sandbox.js';
-import type { MessageKey } from '../i18n/messages.js';
-import type { Translate } from '../i18n/translate.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
+import type { Translate } from '../../../shared/i18n/translate.js';
 import type { Tone } from './access-badge.js';
 
 export type ConfinementLook =

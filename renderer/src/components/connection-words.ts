@@ -3,7 +3,7 @@
 // "unknown" (no live host) come from the coarser ConnectionState and win, since they are what the
 // person must see first.
 import type { ConnectionState, LifecycleState } from '../../../shared/domain.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import type { Tone } from './access-badge.js';
 
 export const connectionLabelKey: Record<ConnectionState, MessageKey> = {

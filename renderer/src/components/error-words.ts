@@ -4,7 +4,7 @@
 // In another language the translated title says it, and the English message follows, marked as
 // English, for the path or detail it carries.
 import type { ErrorCode } from '../../../shared/result.js';
-import type { UiLocale } from '../i18n/messages.js';
+import type { UiLocale } from '../../../shared/i18n/messages.js';
 
 /** Codes whose message may be a raw library error: the title is the only plain word on it. */
 const TITLE_NEEDED = new Set<string>(['internal', 'store-failed']);

@@ -4,10 +4,10 @@
 import { memo, useId, useMemo, useState } from 'react';
 import type { ActivityEntry, ServerId } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useActivityHistory } from '../use-activity-history.js';
 import { useRoots, useServers } from '../use-host-state.js';
-import { activityMessage } from './activity-message.js';
+import { activityMessage } from '../../../shared/i18n/activity-message.js';
 import { ActivityUris } from './activity-uris.js';
 import { kindKey } from './activity-timeline.js';
 import { HISTORY_KINDS, historyJson, historyRows, historyText, type HistoryKind, type HistoryRow, type RowWords } from './history-items.js';

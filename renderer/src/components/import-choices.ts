@@ -2,7 +2,7 @@
 // rules (which paths are asked for, which names clash, which values are sent) are tested alone.
 import type { ChannelInput } from '../../../shared/contract.js';
 import type { ImportCandidateView, ImportPreviewView } from '../../../shared/import-types.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { looksAbsolute, type HostKind } from './import-hosts.js';
 
 export interface ImportWhere {

@@ -2,7 +2,7 @@
 // stays until dismissed, and a failed dismissal says so beside its button.
 import type { Notice } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useCommand } from '../use-command.js';
 import { useNotices } from '../use-host-state.js';
 import { AlertIcon, CloseIcon, InfoIcon } from './icons.js';

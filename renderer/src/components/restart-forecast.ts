@@ -1,8 +1,8 @@
 // "Applies by restarting <server>", said before a grant or revoke is made, from the host's own
 // roots-change policy (ServerView.changeRestarts): the renderer never decides it a second time.
 import { DRAIN_LIMIT_MS, type RestartWhy, type ServerView } from '../../../shared/domain.js';
-import type { MessageKey } from '../i18n/messages.js';
-import type { Translate } from '../i18n/translate.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
+import type { Translate } from '../../../shared/i18n/translate.js';
 
 const WHY_KEYS: Record<RestartWhy, MessageKey> = {
   arguments: 'restartWhy.arguments',

@@ -1,7 +1,7 @@
 // "Sort: …" for folders, the same control on the Folders screen and above the matrix, so the two
 // orders always read alike.
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { ROOT_SORTS, type RootSort } from './matrix-view.js';
 
 const SORT_LABELS: Record<RootSort, MessageKey> = {

@@ -10,7 +10,7 @@ import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { usePolledCall } from '../use-polled-call.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 
 type Since = 'hour' | 'day' | 'looked' | 'all';
 /** Changes drawn at once: a server that made 10,000 files still paints at once; Copy list has them all. */

@@ -6,7 +6,7 @@ import type { HostEnvironment, InboundLimitation, RootView, ServerView } from '.
 import type { SecretPlacement } from '../../../shared/secrets.js';
 import { uriToPath } from '../file-path.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useHostSelector } from '../use-host-state.js';
 import { useNow } from '../use-now.js';
 import { accessLabelKey } from './access-badge.js';

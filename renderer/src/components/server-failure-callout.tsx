@@ -6,7 +6,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
 import { AlertIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
-import { failureWords } from './server-failure-text.js';
+import { failureWords } from '../../../shared/i18n/server-failure-text.js';
 
 export function ServerFailureCallout({ server }: { server: ServerView }) {
   const { t } = useI18n();

@@ -3,7 +3,7 @@
 import type { ServerView, TransportConfig } from '../../../shared/domain.js';
 import type { ImportCandidateView } from '../../../shared/import-types.js';
 import { SECRET_MASK } from '../../../shared/secrets.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { looksLikeCommandLine, splitCommandLine, type SplitCommand } from './command-line.js';
 import { newPair, pairsFromRecord, pairsProblem, pairsToRecord, type SecretPair } from './secret-pairs-editor.js';
 

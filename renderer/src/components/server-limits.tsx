@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { effectiveLimits, LIMIT_NAMES, LIMIT_RANGES, type ServerLimitName, type ServerLimits } from '../../../shared/server-limits.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useCommand } from '../use-command.js';
 import { InlineError } from './inline-error.js';
 

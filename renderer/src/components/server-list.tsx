@@ -3,7 +3,7 @@ import { memo } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useProxiesByServer } from '../use-host-state.js';
-import { failureSummary } from './server-failure-text.js';
+import { failureSummary } from '../../../shared/i18n/server-failure-text.js';
 import { ConfinementBadge } from './confinement-badge.js';
 import { PreparingNote } from './preparing-note.js';
 import { StatusBadge } from './status-badge.js';

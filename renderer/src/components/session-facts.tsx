@@ -3,7 +3,7 @@
 // were asked for and changes announced.
 import type { EraReason } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 
 export interface SessionCounters {
   protocolVersion?: string | undefined;

@@ -1,7 +1,7 @@
 // Which servers each folder is shared with, by name, as the macOS Privacy pane lists the apps of
 // each category: a count alone ("1 of 7 servers") does not say who can read the folder.
 import type { RootId, ServerView } from '../../../shared/domain.js';
-import type { Translate } from '../i18n/translate.js';
+import type { Translate } from '../../../shared/i18n/translate.js';
 
 export interface SharedWith {
   /** Granted, in the server list's order. */

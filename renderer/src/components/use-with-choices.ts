@@ -1,6 +1,6 @@
 // What the person chose in the "use with" dialog, and the contract input built from it. Pure.
 import type { ChannelInput } from '../../../shared/contract.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { hasWorkspaceConfig, looksAbsolute, type HostKind } from './import-hosts.js';
 
 export type UseWithTarget = 'user' | 'workspace' | 'file';

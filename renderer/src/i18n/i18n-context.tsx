@@ -1,8 +1,8 @@
 // Provides the translator and locale-aware formatters to every component.
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { ErrorCode } from '../../../shared/result.js';
-import type { MessageKey, UiLocale } from './messages.js';
-import { createTranslator, type Translate } from './translate.js';
+import type { MessageKey, UiLocale } from '../../../shared/i18n/messages.js';
+import { createTranslator, type Translate } from '../../../shared/i18n/translate.js';
 
 export interface I18n {
   locale: UiLocale;

@@ -1,7 +1,7 @@
 // A server's start/connect failure in the person's language, from its code: what happened first,
 // then what to try. The server's own stderr lines are shown as they are (they are its words).
-import type { ServerFailure } from '../../../shared/domain.js';
-import type { Translate } from '../i18n/translate.js';
+import type { ServerFailure } from '../domain.js';
+import type { Translate } from './translate.js';
 
 export interface FailureWords {
   /** One or two sentences: what happened. */

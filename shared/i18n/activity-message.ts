@@ -1,9 +1,9 @@
 // An activity entry's words in the person's language, from its code (or its failure's code). The
 // host's English is the fallback: a library's message has no code and is shown as written.
-import { REPO_SEARCH_DEPTH } from '../../../shared/protected-names.js';
-import type { ActivityCode, ActivityEntry, ChangedFolder, ChangeSource, GrantChanges } from '../../../shared/domain.js';
-import type { MessageKey } from '../i18n/messages.js';
-import type { Translate } from '../i18n/translate.js';
+import { REPO_SEARCH_DEPTH } from '../protected-names.js';
+import type { ActivityCode, ActivityEntry, ChangedFolder, ChangeSource, GrantChanges } from '../domain.js';
+import type { MessageKey } from './messages.js';
+import type { Translate } from './translate.js';
 import { failureWords } from './server-failure-text.js';
 
 const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {

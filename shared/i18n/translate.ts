@@ -1,5 +1,5 @@
 // A tiny typed translator: `t('roots.count', { count: 3 })`. No runtime dependency, no eval.
-import type { Locale } from '../../../shared/domain.js';
+import type { Locale } from '../domain.js';
 import { de } from './de.js';
 import { en } from './en.js';
 import type { Dictionary, MessageKey, MessageParams, UiLocale } from './messages.js';
