@@ -1,4 +1,5 @@
 // Domain types shared by the host, the UIs and the CLI. Plain data only: no platform imports.
+import type { ActivityCode, ActivityEvent } from './activity-event.js';
 import type { ArgumentFolderView, SensitiveFolderKind, ServerConfinement } from './sandbox.js';
 import type { SecretPlacement } from './secrets.js';
 import type { WritableByChoice } from './protected-names.js';
@@ -279,8 +280,8 @@ export interface InboundLimitation {
   kind: 'message-rate' | 'long-line' | 'flood';
   /** The limit it went over: messages a second, or megabytes in one line. */
   limit: number;
-  /** English, for the CLI and the activity log; the UI translates `kind`. */
-  text: string;
+  /** What the activity log says (worded by shared/i18n); the status line words `kind`. */
+  event: ActivityEvent;
   at: number;
 }
 
@@ -457,10 +458,10 @@ export interface ActivityEntry {
   /** How many identical events this entry stands for (a folded run of roots requests). */
   count?: number | undefined;
   /**
-   * What happened as a code the UI words in its own language (`message` is the English, for the CLI
-   * and logs). Absent for the server's own output and for a library's message, shown as written.
+   * What happened, as a code every UI and the CLI word from the one table (shared/i18n); `message`
+   * is its English, worded from that table too (for logs and exports).
    */
-  code?: ActivityCode | undefined;
+  code: ActivityCode;
   params?: Readonly<Record<string, string | number>> | undefined;
   /** An error entry for a failed start or connect: its words come from the failure's code. */
   failure?: ServerFailure | undefined;
@@ -470,65 +471,7 @@ export interface ActivityEntry {
   source?: ChangeSource | undefined;
 }
 
-export type ActivityCode =
-  | 'connected'
-  | 'disconnected'
-  | 'closed-by-server'
-  | 'closed-for-flooding'
-  | 'reconnect-requested'
-  | 'roots-answered'
-  | 'list-changed-sent'
-  | 'list-changed-failed'
-  | 'consent-raised'
-  | 'started-with-folders'
-  | 'no-reask'
-  | 'slow-probe-answer'
-  | 'restart-arguments'
-  | 'restart-mounts'
-  | 'restart-forget'
-  | 'restart-reask'
-  | 'restart-retry'
-  | 'held-blocked-path'
-  | 'held-setup'
-  | 'held-exits-at-start'
-  | 'config-enabled'
-  | 'config-disabled'
-  | 'config-sharing-on'
-  | 'config-sharing-off'
-  | 'config-sandbox-on'
-  | 'config-sandbox-off'
-  | 'config-network-on'
-  | 'config-network-off'
-  | 'config-own-sandboxes-on'
-  | 'config-own-sandboxes-off'
-  | 'config-local-ports'
-  | 'file-op'
-  | 'network-row'
-  | 'config-writable'
-  | 'config-hosts-limited'
-  | 'config-hosts-any'
-  | 'hosts-live'
-  | 'network-refused'
-  | 'config-limits'
-  | 'limit-tasks'
-  | 'limit-memory'
-  | 'limit-tmp'
-  | 'limit-files'
-  | 'config-changed'
-  | 'sandbox-verified'
-  | 'sandbox-verified-view'
-  | 'sandbox-unverified'
-  | 'live-applied'
-  | 'restart-live'
-  | 'sandbox-blocked'
-  | 'sandbox-blocked-read-only'
-  | 'read-paced'
-  | 'read-paused'
-  | 'flood-closed'
-  | 'long-line'
-  | 'grants-changed'
-  | 'drain-waiting'
-  | 'drain-cut';
+export type { ActivityCode } from './activity-event.js';
 
 /** One server's activity entry, in the history across servers (and the live `activity` event). */
 export interface ServerActivityEntry {

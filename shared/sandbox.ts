@@ -47,11 +47,28 @@ export interface SandboxSelfCheck {
   at: number;
   /** English: what was checked, or what failed. */
   detail: string;
+  /** Verified only: the checked facts every UI words (the activity log's 'sandbox-verified' event). */
+  proven?: ProvenSandbox | undefined;
   /**
    * Verified only: each limit the check read in force from the running process (true), or found
    * not limited (false: root's tasks without a cgroup). Absent: not proven (no check, no limits).
    */
   limits?: LimitsProven | undefined;
+}
+
+/** What a verified self-check proved, as facts (the detail says the same in English, at length). */
+export interface ProvenSandbox {
+  pid: number;
+  /** The grants it holds: bound folders, or folders of its file view. */
+  grants: number;
+  /** Bind mounts only: protected paths held read-only. */
+  protected: number;
+  /** Its grants are folders of its own file view (not bind mounts). */
+  view: boolean;
+  /** Unix sockets refused by its filter, or allowed in a network of its own (where the host's do not exist). */
+  sockets: 'refused' | 'own-network';
+  /** Its protection is what its start found (bind mounts without live changes). */
+  static: boolean;
 }
 
 /** Per limit (server-limits.ts names), whether the self-check read it in force. */

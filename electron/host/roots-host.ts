@@ -39,7 +39,7 @@ import { AppConnections } from './connections/app-connections.js';
 import { appStatusFile, type AppKind, type AppStatus } from './status/app-status.js';
 import { ConsentRequests } from './connections/consent-requests.js';
 import { ExposureTracker, type ExposureChange } from './access/exposure-tracker.js';
-import { describeGrantChanges, grantChanges } from './connections/grant-changes.js';
+import { grantChanges } from './connections/grant-changes.js';
 import { HostStateView } from './status/host-state.js';
 import { ProxyWatch } from './status/proxy-watch.js';
 import { RefetchWaiters } from './connections/refetch-waiters.js';
@@ -367,7 +367,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
       : [{ changes: grantChanges(previous, registry), source }];
     for (const part of parts) {
       for (const [serverId, changes] of part.changes) {
-        this.connections.get(serverId)?.addActivity('grants', `${describeGrantChanges(changes)}.`, undefined, { grants: changes, source: part.source });
+        this.connections.get(serverId)?.addActivity('grants', { code: 'grants-changed' }, undefined, { grants: changes, source: part.source });
       }
     }
   }
@@ -400,7 +400,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
     const registry = this.model.current;
     const server = registry.servers.find((candidate) => candidate.id === serverId);
     if (!server?.askForFolders || !this.consent.raiseIfUngranted(serverId, registry)) return;
-    this.connections.get(serverId)?.addActivity('consent', 'Asked for roots but has none granted: answered [] and asked you.');
+    this.connections.get(serverId)?.addActivity('consent', { code: 'consent-raised' });
     this.stateView.changed();
   }
 

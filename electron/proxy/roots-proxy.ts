@@ -10,14 +10,14 @@
 import { PROXY_STATES, type ChangeForecast, type ProxyState, type ServerRecord, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import type { ExposedFolder, Exposure } from '../host/access/exposure.js';
-import { applyLiveGrants, describeLiveChange } from '../host/connections/live-grants.js';
-import { decideRootsChange, forecastFor, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from '../host/connections/roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from '../host/connections/roots-session.js';
+import { applyLiveGrants } from '../host/connections/live-grants.js';
+import { decideRootsChange, forecastFor, mountsAreGrants, type SessionFacts } from '../host/connections/roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, RootsSession } from '../host/connections/roots-session.js';
 import { FirstRootsGate } from '../host/connections/first-roots-gate.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connections/connection-lifecycle.js';
 import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/connections/drain-wait.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
-import { HOLD_TEXT, holdReason, type HoldReason } from '../host/launch/server-failure.js';
+import { holdReason, type HoldReason } from '../host/launch/server-failure.js';
 import {
   asSdkMessage,
   errorResponse,
@@ -52,6 +52,8 @@ import { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStat
 import type { HostChannel } from './stdio-channel.js';
 import { toolErrorTexts, withNote } from './refusal-notes.js';
 import type { Upstream } from './upstream.js';
+import { englishOf } from '../../shared/i18n/activity-message.js';
+import { holdEvent, liveChangeEvent, restartEvent } from '../host/connections/activity-events.js';
 
 export { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
 
@@ -129,8 +131,8 @@ export class RootsProxy {
     });
     this.session = new RootsSession(reaskWindowMs, () => {
       this.update({ rereadsRoots: false });
-      this.hooks.log(`${REREADS_NOTE} (It did not ask again within ${reaskWindowMs} ms of being told they changed.)`);
-      void this.restart(RESTART_REASONS.reask);
+      this.hooks.log(englishOf({ code: 'no-reask', params: { windowMs: reaskWindowMs } }));
+      void this.restart(englishOf(restartEvent('reask')));
     });
   }
 
@@ -143,7 +145,7 @@ export class RootsProxy {
     if (this.policy !== 'registry' || this.closing) return;
     const action = decideRootsChange(this.facts(), after);
     if (action.kind === 'restart') {
-      void this.restart(RESTART_REASONS[action.why]);
+      void this.restart(englishOf(restartEvent(action.why)));
       return;
     }
     if (action.kind === 'live') {
@@ -180,12 +182,12 @@ export class RootsProxy {
     const change = await applyLiveGrants(upstream?.live, upstream?.pid, after, upstream?.writableByChoice);
     if (generation !== this.generation || this.closing) return;
     if (change.kind === 'restart') {
-      void this.restart(liveRestartReason(change.reason));
+      void this.restart(englishOf({ code: 'restart-live', params: change.reason }));
       return;
     }
     if (change.kind === 'applied') {
       this.update({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
-      this.hooks.log(describeLiveChange(change));
+      this.hooks.log(englishOf(liveChangeEvent(change)));
     }
     if (notify) this.notifyServer();
   }
@@ -272,7 +274,7 @@ export class RootsProxy {
       await egress.setHosts(hosts);
       this.hooks.log(`its allowed hosts changed: applied live, without a restart (${hosts.length ? hosts.join(', ') : 'none'})`);
     } catch (error) {
-      await this.restart(`its allowed hosts could not be changed live (${(error as Error).message})`);
+      await this.restart(englishOf({ code: 'restart-live', params: { why: 'hosts-failed', detail: (error as Error).message } }));
     }
   }
 
@@ -339,7 +341,7 @@ export class RootsProxy {
     if (upstream.verify) await this.verifyConfinement(generation, upstream.verify);
     if (generation !== this.generation) return;
     // A limit it reaches is the kernel refusing it more: said on stderr once, where hosts keep the server's log.
-    const stopWatching = upstream.watchLimits?.((text) => this.hooks.log(`limit reached: ${text}`));
+    const stopWatching = upstream.watchLimits?.((event) => this.hooks.log(`limit reached: ${englishOf(event)}`));
     if (stopWatching) this.limitWatches.set(upstream, stopWatching);
     if (this.initialize) {
       try {
@@ -478,7 +480,7 @@ export class RootsProxy {
     this.startedFolders = undefined;
     this.session.reset();
     void old?.transport.close().catch(() => undefined);
-    const error = `${what} ${HOLD_TEXT[reason]}`;
+    const error = `${what} ${englishOf(holdEvent(reason))}`;
     this.hooks.log(error);
     for (const [hostId] of this.calls.entries()) this.host.send(errorResponse(hostId, INTERNAL_ERROR, error));
     // A replayed handshake waiting on the ended process must not wait out its timeout.
@@ -512,7 +514,7 @@ export class RootsProxy {
     }
     if (this.status.held) {
       // Nothing runs to take it: a request is answered with why at once, a notification dropped.
-      if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? HOLD_TEXT[this.status.held.reason]));
+      if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? englishOf(holdEvent(this.status.held.reason))));
       return;
     }
     // The host's answers to the server's own requests pass: the server may wait on one before it

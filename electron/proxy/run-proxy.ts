@@ -13,7 +13,8 @@ import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { ServerViewSource } from '../host/registry/server-view-source.js';
-import { describeConfigChange, hostsChangedLive, needsRestart } from '../host/connections/roots-change-policy.js';
+import { hostsChangedLive, needsRestart } from '../host/connections/roots-change-policy.js';
+import { configChangeEvent } from '../host/connections/activity-events.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';
 import { StdioChannel } from './stdio-channel.js';
@@ -23,6 +24,7 @@ import { openUpstream } from './upstream.js';
 import { PrivateNetworkError, privateNetworkFix } from '../host/sandbox/private-network.js';
 import { describeServerFailure, describeSetupFailure } from '../host/launch/server-failure.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
+import { englishOf } from '../../shared/i18n/activity-message.js';
 
 export interface RunProxyOptions {
   configDir: string;
@@ -134,7 +136,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     if (!next && !removed) log(`"${running.name}" was removed from MCP Roots Manager: it is told no folders.`);
     removed = next === undefined;
     const configChanged = next !== undefined && needsRestart(running, next, new Set(Object.keys(registry.grants[serverId] ?? {})));
-    const reason = next && configChanged ? describeConfigChange(running, next) : undefined;
+    const reason = next && configChanged ? englishOf(configChangeEvent(running, next)) : undefined;
     const hostsLive = next !== undefined && !reason && hostsChangedLive(running, next);
     if (next) running = next;
     if (hostsLive) void proxy.allowedHostsChanged(next?.allowHosts ?? []);

@@ -15,6 +15,8 @@ import type { ExposedFolder } from '../host/access/exposure.js';
 import { prepareStart, type StartOptions } from '../host/launch/stdio-start.js';
 import { openTransport } from '../host/registry/secret-codec.js';
 import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/launch/stdio-transport-factory.js';
+import type { ActivityEvent } from '../../shared/activity-event.js';
+import { englishOf } from '../../shared/i18n/activity-message.js';
 
 export interface Upstream {
   transport: Transport;
@@ -27,7 +29,7 @@ export interface Upstream {
   /** The grants' protected names left writable by choice, as at its start (a change restarts it): live grants keep them. */
   writableByChoice?: ServerRecord['writableByChoice'];
   /** Enforced: tells `onHit` once per limit the running server reaches; returns the stop. */
-  watchLimits?: ((onHit: (text: string) => void) => () => void) | undefined;
+  watchLimits?: ((onHit: (event: ActivityEvent) => void) => () => void) | undefined;
   /** Its start is over: its placeholders go once its sandbox is gone (protected-paths.ts). */
   release?: (() => Promise<void>) | undefined;
   /** After it ended: did the sandbox stand in its way? The words naming the path and the fix, or undefined. */
@@ -84,7 +86,8 @@ export async function openUpstream(
     const found = sandbox.blocked(prepared.confinement);
     const block = found?.confinement.blocked;
     const command = block ? fixCommand(record.name, block) : undefined;
-    return found && (command ? `${found.text} To allow it: ${command}` : found.text);
+    const text = found && englishOf(found.event);
+    return text && (command ? `${text} To allow it: ${command}` : text);
   };
   const endedNote = confined?.unixSocketsRefused
     ? `Its sandbox refuses Unix sockets, because its network is shared with this machine's (${confined.unixSocketsRefused}); a browser (Chromium) cannot start without them. To fix it: install the "passt" package (pasta gives it a network of its own), or, if it does not need the network: mcp-roots servers set ${shellWord(record.name)} --network off`
@@ -107,7 +110,7 @@ export async function openUpstream(
     verify: confined ? () => confined.selfCheck(pid) : undefined,
     live: confined?.live,
     writableByChoice: record.writableByChoice,
-    watchLimits: confined ? (onHit) => confined.watchLimits(pid, (hit) => onHit(hit.text)) : undefined,
+    watchLimits: confined ? (onHit) => confined.watchLimits(pid, (hit) => onHit(hit.event)) : undefined,
     release: confined ? () => confined.release() : undefined,
     blocked,
     refusalNote,

@@ -1,9 +1,11 @@
-// An activity entry's words in the person's language, from its code (or its failure's code). The
-// host's English is the fallback: a library's message has no code and is shown as written.
+// An activity entry's words in a language, from its code and parameters (or its failure's code, or
+// its grants). The host words its English `message` with this too (activity-log.ts), and the proxy
+// its stderr lines: one table for every UI and the CLI (#29 item 3).
+import type { ActivityCode, ActivityEvent, LiveRestartWhy } from '../activity-event.js';
 import { REPO_SEARCH_DEPTH } from '../protected-names.js';
-import type { ActivityCode, ActivityEntry, ChangedFolder, ChangeSource, GrantChanges } from '../domain.js';
+import type { ActivityEntry, ChangedFolder, ChangeSource, GrantChanges } from '../domain.js';
 import type { MessageKey } from './messages.js';
-import type { Translate } from './translate.js';
+import { createTranslator, type Translate } from './translate.js';
 import { failureWords } from './server-failure-text.js';
 
 const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
@@ -53,7 +55,7 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'sandbox-verified-view': 'activityMsg.sandboxVerifiedView',
   'sandbox-unverified': 'activityMsg.sandboxUnverified',
   'live-applied': 'activityMsg.liveApplied',
-  'restart-live': 'activityMsg.restartLive',
+  'restart-live': 'activityMsg.restartLive.failed',
   'sandbox-blocked': 'activityMsg.sandboxBlocked',
   'sandbox-blocked-read-only': 'activityMsg.sandboxBlockedReadOnly',
   'read-paced': 'activityMsg.readPaced',
@@ -65,6 +67,20 @@ const MESSAGE_KEYS: Record<ActivityCode, MessageKey> = {
   'drain-cut': 'activityMsg.drainCut',
   'file-op': 'activityMsg.file.write',
   'network-row': 'activityMsg.network.allowedLookup',
+  'server-failure': 'activityMsg.errorText',
+  'error-text': 'activityMsg.errorText',
+  stderr: 'activityMsg.stderr',
+};
+
+/** A live change that became a restart, by why (live-grants.ts and the sandbox say which). */
+const LIVE_RESTART_KEYS: Record<LiveRestartWhy, MessageKey> = {
+  unavailable: 'activityMsg.restartLive.unavailable',
+  'not-running': 'activityMsg.restartLive.notRunning',
+  failed: 'activityMsg.restartLive.failed',
+  unverified: 'activityMsg.restartLive.unverified',
+  'view-gone': 'activityMsg.restartLive.viewGone',
+  'view-refused': 'activityMsg.restartLive.viewRefused',
+  'hosts-failed': 'activityMsg.restartLive.hostsFailed',
 };
 
 /** A file operation of a server's record, by its op (view.c's words). */
@@ -115,7 +131,7 @@ const SOURCE_KEYS: Record<ChangeSource, MessageKey> = {
 
 export function activityMessage(t: Translate, entry: ActivityEntry): string {
   const what = activityWhat(t, entry);
-  // The host's English, shown as written, names its source already ("…, from the CLI."): said once (#30 item 5).
+  // A code this build does not know is shown in the host's English, which names its source already: said once (#30 item 5).
   if (!entry.source || what === entry.message) return what;
   // The message's own full stop gives way to the source's: "Switched off, from the CLI."
   return t('activityMsg.withSource', { what: what.replace(/[.。]$/, ''), source: t(SOURCE_KEYS[entry.source]) });
@@ -142,9 +158,16 @@ function activityWhat(t: Translate, entry: ActivityEntry): string {
   }
   const record = recordWhat(t, entry);
   if (record !== undefined) return record;
-  const key = entry.code ? MESSAGE_KEYS[entry.code] : undefined;
+  // A code this build does not know (a newer host's): its English, as the host wrote it.
+  const key = MESSAGE_KEYS[entry.code] as MessageKey | undefined;
   if (!key) return entry.message;
   const params = entry.params ?? {};
+  if (entry.code === 'restart-live') {
+    const liveKey = LIVE_RESTART_KEYS[params.why as LiveRestartWhy] as MessageKey | undefined;
+    if (!liveKey) return entry.message;
+    const what = t(liveKey);
+    return params.detail ? t('activityMsg.withDetail', { what, detail: params.detail }) : t('activityMsg.plain', { what });
+  }
   // A connect without a server name says only the protocol.
   if (entry.code === 'connected' && !params.server) return t('activityMsg.connectedBare', params);
   if (entry.code === 'sandbox-verified') {
@@ -154,4 +177,16 @@ function activityWhat(t: Translate, entry: ActivityEntry): string {
   }
   if (entry.code === 'sandbox-verified-view' && params.sockets === 'own-network') return t('activityMsg.sandboxVerifiedViewOwnNetwork', params);
   return t(key, params);
+}
+
+const english = createTranslator('en');
+
+/** An entry's English: the activity log's `message`, the proxy's stderr line, an export's text. */
+export function englishActivity(entry: Omit<ActivityEntry, 'seq' | 'at' | 'message'>): string {
+  return activityMessage(english, { ...entry, seq: 0, at: 0, message: '' });
+}
+
+/** An event's English alone (no kind, no source): the proxy's stderr, a restart's reason, an error's text. */
+export function englishOf(event: ActivityEvent): string {
+  return englishActivity({ kind: 'info', ...event } as Omit<ActivityEntry, 'seq' | 'at' | 'message'>);
 }

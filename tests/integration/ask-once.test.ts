@@ -8,7 +8,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listLiveProxies } from '../../electron/host/status/proxy-status.js';
-import { REREADS_NOTE } from '../../electron/host/connections/roots-session.js';
 import type { StdioTransportConfig } from '../../shared/domain.js';
 import { addRoot, callText, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
 import { closeProxiedClients, proxiedClient } from '../support/proxied-client.js';
@@ -58,7 +57,7 @@ describe('a server that asks for its roots once', () => {
     await waitFor(async () => JSON.stringify((await told()).uris) === JSON.stringify([pathToFileURL(a).href]), { what: 'the grant to reach it', ...patience });
     expect(status()?.rereadsRoots).toBe(false);
     expect(host.getState().consentRequests).toEqual([]);
-    const notes = host.activity(id).filter((entry) => entry.message.startsWith(REREADS_NOTE));
+    const notes = host.activity(id).filter((entry) => entry.code === 'no-reask');
     expect(notes).toHaveLength(1);
 
     // Learned: the revoke (and the grant with it) restart it at once, without waiting for a re-ask.
@@ -67,7 +66,7 @@ describe('a server that asks for its roots once', () => {
     await host.setGrants([id], [rootB], true);
     await waitFor(async () => JSON.stringify((await told()).uris) === JSON.stringify([pathToFileURL(b).href]), { what: 'the revoke to reach it', ...patience });
     expect(host.activity(id).filter((entry) => entry.kind === 'restart').length).toBeGreaterThan(restartsBefore);
-    expect(host.activity(id).filter((entry) => entry.message.startsWith(REREADS_NOTE))).toHaveLength(1);
+    expect(host.activity(id).filter((entry) => entry.code === 'no-reask')).toHaveLength(1);
     expect(host.activity(id).filter((entry) => entry.kind === 'error')).toEqual([]);
   });
 

@@ -84,6 +84,6 @@ describe('grant activity', () => {
     expect((await runMain(['--config-dir', host.configDir, 'servers', 'set', 'filesystem', '--sharing', 'off'])).code).toBe(0);
     await waitFor(() => host.activity(serverId).some((entry) => entry.code === 'config-sharing-off'), { what: 'the sharing-off entry', timeoutMs: 10_000 });
     const entry = host.activity(serverId).find((candidate) => candidate.code === 'config-sharing-off');
-    expect(entry).toMatchObject({ kind: 'restart', source: 'cli', message: 'Roots sharing turned off, from the CLI.' });
+    expect(entry).toMatchObject({ kind: 'restart', source: 'cli', code: 'config-sharing-off', message: 'Folder sharing turned off, from the CLI.' });
   });
 });

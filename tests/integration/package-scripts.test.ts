@@ -18,6 +18,16 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 const isRoot = process.getuid?.() === 0;
 afterEach(removeTempDirs);
 
+/** Runs the fixture; a failure says what the child wrote to stderr (a bare "Command failed" says nothing). */
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
+  try {
+    return await promisify(execFile)(command, args, { cwd: repoRoot, env, timeout: 180_000 });
+  } catch (error) {
+    const { stderr, code, signal } = error as { stderr?: string; code?: unknown; signal?: unknown };
+    throw new Error(`${command} failed (code ${String(code)}, signal ${String(signal)}):\n${stderr ?? ''}`, { cause: error });
+  }
+}
+
 /** A package with a build step that must run, and that tries to get out while it does. */
 function hostilePackage(base: string): { tarball: string; secret: string; mark: string } {
   const source = path.join(base, 'pkg');
@@ -96,7 +106,7 @@ describe.runIf(support.kind === 'bwrap')("an npx package's install scripts", () 
       const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
       // npm's cache and logs in a HOME of the test's (nobody has none).
       const env = { ...process.env, HOME: home, npm_config_cache: path.join(home, '.npm') };
-      const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, env, timeout: 180_000 });
+      const { stdout } = await run(command, args as string[], env);
       const facts = JSON.parse(stdout.trim().split('\n').at(-1) as string) as { outcomes: Record<string, string> };
       const outcome = facts.outcomes.scripts as string;
       expect(outcome, 'the server started').not.toMatch(/^ERROR/);
@@ -126,7 +136,7 @@ describe.runIf(support.kind === 'bwrap')("an npx package's install scripts", () 
       const node = [process.execPath, '--import', 'tsx', 'tests/fixtures/confine-each.ts', dataDir, JSON.stringify([{ name: 'uv', command: 'uvx', args: ['source-only-server'] }])];
       const [command, args] = as === 'nobody' ? ['setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', ...node]] : [node[0] as string, node.slice(1)];
       const env = { ...process.env, PATH: `${uvBin}:${process.env.PATH}` };
-      const { stdout } = await promisify(execFile)(command, args as string[], { cwd: repoRoot, env, timeout: 180_000 });
+      const { stdout } = await run(command, args as string[], env);
       const facts = JSON.parse(stdout.trim().split('\n').at(-1) as string) as { outcomes: Record<string, string> };
       expect(facts.outcomes.uv, 'the server started').not.toMatch(/^ERROR/);
       const tool = path.dirname(JSON.parse(facts.outcomes.uv as string).file as string);

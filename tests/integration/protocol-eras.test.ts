@@ -77,7 +77,7 @@ describe('protocol eras and connections', () => {
       },
       { what: 'a session without roots' },
     );
-    expect(host.activity(everything).some((entry) => entry.message === 'Roots sharing turned off, from this app.')).toBe(true);
+    expect(host.activity(everything).some((entry) => entry.code === 'config-sharing-off' && entry.source === 'this-app')).toBe(true);
     expect(without.toLowerCase()).toContain('roots');
     expect(host.getState().servers[0]?.effectiveRootIds).toEqual([]);
 

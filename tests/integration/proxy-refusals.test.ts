@@ -45,7 +45,7 @@ describe.runIf(support.kind === 'bwrap')('the proxy names what the sandbox block
       () => 'connected',
       (error: Error) => error.message,
     );
-    expect(failure).toContain(`The sandbox kept it from ${config} (not granted).`);
+    expect(failure).toContain(`The sandbox kept it from ${config} (not shared with it).`);
     expect(failure).toContain(`To allow it: mcp-roots roots add ${outside} && mcp-roots grant 'reads settings' ${outside} --read-only`);
   }, 60_000);
 });

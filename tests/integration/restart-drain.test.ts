@@ -108,7 +108,7 @@ describe('a restart drains running calls', () => {
 
     await host.updateServer(id, { transport: echo('follows', { CHANGED: '1' }) });
     await waitFor(() => status()?.lifecycle === 'draining', { what: 'draining' });
-    expect(status()?.draining).toMatchObject({ calls: 1, limitMs: 30_000, reason: 'The server configuration changed.' });
+    expect(status()?.draining).toMatchObject({ calls: 1, limitMs: 30_000, reason: 'The server’s settings changed.' });
     const during = host.callTool(id, 'pid');
 
     const finished = await slow.done;
@@ -117,9 +117,9 @@ describe('a restart drains running calls', () => {
     await waitFor(() => status()?.lifecycle === 'ready' && status()?.draining === undefined, { what: 'ready again' });
     // The log says why it restarts, then that it waits for the running call.
     const entries = host.activity(id);
-    const why = entries.find((entry) => entry.kind === 'restart' && entry.message.startsWith('The server configuration changed'));
-    const waiting = entries.find((entry) => entry.message === 'Restarting when 1 running call finishes (at most 30 s).');
-    expect(waiting).toMatchObject({ code: 'drain-waiting', params: { count: 1, seconds: 30 } });
+    const why = entries.find((entry) => entry.kind === 'restart' && entry.code === 'config-changed');
+    const waiting = entries.find((entry) => entry.code === 'drain-waiting');
+    expect(waiting).toMatchObject({ message: 'Restarting when 1 running call finishes (at most 30 s).', params: { count: 1, seconds: 30 } });
     expect(why?.seq).toBeLessThan(waiting?.seq ?? 0);
     expect(host.activity(id).filter((entry) => entry.kind === 'error')).toEqual([]);
   });
@@ -136,10 +136,10 @@ describe('a restart drains running calls', () => {
       (failure: unknown) => failure as Error,
     );
     expect(error?.message).toBe(
-      'echo was restarted while this call ran, after waiting 1 s for it to finish (the most a restart waits). Why it restarted: The server configuration changed.',
+      'echo was restarted while this call ran, after waiting 1 s for it to finish (the most a restart waits). Why it restarted: The server’s settings changed.',
     );
     const logged = host.activity(id).find((entry) => entry.kind === 'error');
-    expect(logged).toMatchObject({ message: `Ended 1 running call(s) with an error: ${error?.message}`, code: 'drain-cut', params: { count: 1, seconds: 1 } });
+    expect(logged).toMatchObject({ code: 'drain-cut', params: { count: 1, seconds: 1 } });
     // The new process answers.
     expect(pidOf(toolText(await host.callTool(id, 'pid')))).not.toBe(slow.pid);
   });

@@ -81,7 +81,7 @@ describe.runIf(support.kind === 'bwrap')('a server that tries to exhaust the mac
         // kernel's refusal above is the proof, and the report is checked for the other three limits.
         const countedByKernel = facts.uid === 0;
         const said = facts.reports.join('\n');
-        const told = [/memory limit \(256 MiB\)/, /filled its \/tmp and TMPDIR \(32 MiB\)/, /open-file limit \(256 per process\)/, ...(countedByKernel ? [/task limit \(64 /] : [])];
+        const told = [/memory limit \(256 MiB\)/, /filled its temporary folder \(32 MiB\)/, /open-file limit \(256 per process\)/, ...(countedByKernel ? [/task limit \(64 /] : [])];
         for (const words of told) expect(said).toMatch(words);
         const codes = facts.reports.map((line) => line.split(':')[0]).filter((code) => countedByKernel || code !== 'limit-tasks');
         if (route === 'app') expect(codes.sort()).toEqual(['limit-files', 'limit-memory', ...(countedByKernel ? ['limit-tasks'] : []), 'limit-tmp']);

@@ -4,7 +4,14 @@ import type { ActivityEntry, ActivityKind } from '../../shared/domain.js';
 import { activityItems, activityText } from '../../renderer/src/components/activity-items.js';
 
 let seq = 0;
-const entry = (kind: ActivityKind, message: string, at: number, extra: Partial<ActivityEntry> = {}): ActivityEntry => ({ seq: ++seq, at, kind, message, ...extra });
+const entry = (kind: ActivityKind, message: string, at: number, extra: Partial<ActivityEntry> = {}): ActivityEntry => ({
+  seq: ++seq,
+  at,
+  kind,
+  message,
+  ...(kind === 'stderr' ? { code: 'stderr' as const, params: { line: message } } : { code: 'error-text' as const, params: { detail: message } }),
+  ...extra,
+});
 
 describe('activityItems', () => {
   it('keeps a multi-line stderr message as one block, in the order it was written', () => {

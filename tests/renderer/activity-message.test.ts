@@ -50,10 +50,10 @@ describe('activity messages with folders and sources', () => {
     expect(activityMessage(t, disabled)).toBe('已关闭（来自本应用）。');
   });
 
-  it('names the source once: an uncoded English message already carries it, a coded one gets it in the language (#30 item 5)', () => {
+  it("names the source once: a code this build does not know shows the host's English, which carries it; a known one gets it in the language (#30 item 5)", () => {
     const t = createTranslator('en');
-    const uncoded: ActivityEntry = { seq: 3, at: 0, kind: 'restart', message: 'Something new changed, from the CLI.', source: 'cli' };
-    expect(activityMessage(t, uncoded)).toBe('Something new changed, from the CLI.');
+    const newer = { seq: 3, at: 0, kind: 'restart', message: 'Something new changed, from the CLI.', code: 'from-a-newer-host', source: 'cli' } as unknown as ActivityEntry;
+    expect(activityMessage(t, newer)).toBe('Something new changed, from the CLI.');
     const writable: ActivityEntry = { seq: 4, at: 0, kind: 'restart', message: 'The protected paths you chose to leave writable changed, from the CLI.', code: 'config-writable', source: 'cli' };
     expect(activityMessage(t, writable)).toBe('The protected paths you chose to leave writable changed, from the CLI.');
     expect(activityMessage(createTranslator('de'), writable)).not.toContain('from the CLI');

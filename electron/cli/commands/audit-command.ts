@@ -4,6 +4,7 @@
 // file view (bind mounts), there is no record, and this says so rather than print an empty one.
 import type { Command } from 'commander';
 import { netChanges, type FileRecordEntry, type NetChange } from '../../../shared/file-record.js';
+import { englishOf } from '../../../shared/i18n/activity-message.js';
 import { readFileRecord, readFileReads } from '../../host/sandbox/audit/file-record.js';
 import { sandboxSupport } from '../../host/sandbox/probe-cache.js';
 import { findServerRef } from '../../host/registry/registry-refs.js';
@@ -27,9 +28,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function entryLine(entry: FileRecordEntry): string {
   const when = iso(entry.time).replace('T', ' ').replace(/\.\d+Z$/, 'Z');
   if (entry.op === 'dropped') return `  ${when}  ${entry.count} operation(s) not recorded (the view's buffer was full)`;
-  const what = entry.to ? `${entry.path} → ${entry.to}` : entry.path;
-  const size = entry.op === 'write' ? ` (${entry.bytes} bytes)` : entry.op === 'truncate' ? ` (to ${entry.bytes} bytes)` : entry.op === 'chmod' ? ` (${(entry.bytes ?? 0).toString(8)})` : '';
-  return entry.rule ? `  ${when}  REFUSED ${entry.op}  ${what}  (${entry.rule})` : `  ${when}  ${entry.op}  ${what}${size}`;
+  // Worded from the one table, as the UI words the same record (#29 item 3).
+  const words = englishOf({
+    code: 'file-op',
+    params: { op: entry.op, path: entry.path, ...(entry.to ? { to: entry.to } : {}), ...(entry.bytes !== undefined ? { bytes: entry.bytes } : {}), ...(entry.rule ? { rule: entry.rule } : {}) },
+  });
+  return `  ${when}  ${words}`;
 }
 
 function changeLine(change: NetChange): string {

@@ -1,17 +1,17 @@
 // A bounded log per server: a flood of roots requests keeps only the newest entries, and a run of
 // identical roots requests folds into one entry with a count (a server asking 5,000 times a
 // second must not evict everything else, nor allocate 5,000 entries).
+import type { ActivityEvent } from '../../../shared/activity-event.js';
 import type { ActivityEntry, ActivityKind, ChangeSource, GrantChanges, ServerFailure } from '../../../shared/domain.js';
-import { activityCode } from './activity-codes.js';
-import { SOURCE_TEXT } from './grant-changes.js';
+import { englishActivity } from '../../../shared/i18n/activity-message.js';
 
-/** What an entry may carry besides its words. */
+/** What an entry may carry besides its event. */
 export interface ActivityDetail {
-  /** An error entry for a failed start, worded by the UI from the failure's code. */
+  /** A 'server-failure' entry: worded from the failure's code. */
   failure?: ServerFailure | undefined;
-  /** A grants entry: the folders and modes (the UI words it from these). */
+  /** A 'grants-changed' entry: the folders and modes (worded from these). */
   grants?: GrantChanges | undefined;
-  /** Who made the change it tells; appended to the English, kept apart for the UI. */
+  /** Who made the change it tells. */
   source?: ChangeSource | undefined;
 }
 
@@ -29,10 +29,19 @@ export class ActivityLog {
     this.ring = new Array<ActivityEntry | undefined>(limit);
   }
 
-  add(kind: ActivityKind, text: string, uris?: readonly string[], detail: ActivityDetail = {}): ActivityEntry {
+  add(kind: ActivityKind, event: ActivityEvent, uris?: readonly string[], detail: ActivityDetail = {}): ActivityEntry {
     const { failure, grants, source } = detail;
     const now = Date.now();
-    const message = source ? `${text.replace(/\.$/, '')}, ${SOURCE_TEXT[source]}.` : text;
+    const born = {
+      kind,
+      code: event.code,
+      ...(event.params ? { params: event.params as ActivityEntry['params'] } : {}),
+      ...(failure ? { failure } : {}),
+      ...(grants ? { grants } : {}),
+      ...(source ? { source } : {}),
+    };
+    // The English of the one table (shared/i18n): for logs, exports and anything that reads `message`.
+    const message = englishActivity(born);
     const lastIndex = (this.next - 1 + this.limit) % this.limit;
     const last = this.size > 0 ? this.ring[lastIndex] : undefined;
     if (last && last.kind === kind && last.message === message && last.uris === uris && now - last.at < FOLD_WINDOW_MS) {
@@ -41,20 +50,7 @@ export class ActivityLog {
       this.ring[lastIndex] = folded;
       return folded;
     }
-    // The server's own output is its words, never a code.
-    // Coded from the words without their source: the UI words the source itself.
-    const coded = kind === 'stderr' || failure ? undefined : grants ? { code: 'grants-changed' as const } : activityCode(text);
-    const entry: ActivityEntry = {
-      seq: ++this.seq,
-      at: now,
-      kind,
-      message,
-      ...(uris ? { uris } : {}),
-      ...coded,
-      ...(failure ? { failure } : {}),
-      ...(grants ? { grants } : {}),
-      ...(source ? { source } : {}),
-    };
+    const entry: ActivityEntry = { seq: ++this.seq, at: now, message, ...(uris ? { uris } : {}), ...born };
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.limit;
     this.size = Math.min(this.size + 1, this.limit);

@@ -3,7 +3,8 @@
 // through the roots-change policy. It consumes registry and exposure snapshots; it never edits.
 import type { ChangeSource, Registry, ServerId } from '../../../shared/domain.js';
 import type { ExposureChange } from '../access/exposure-tracker.js';
-import { describeConfigChange, needsRestart } from './roots-change-policy.js';
+import { needsRestart } from './roots-change-policy.js';
+import { configChangeEvent } from './activity-events.js';
 import { ServerConnection, type ConnectionHooks, type ConnectionOptions } from './server-connection.js';
 
 export interface SyncResult {
@@ -49,7 +50,7 @@ export class AppConnections {
       if (before === server) continue;
       if (before.enabled !== server.enabled || needsRestart(before, server, new Set(Object.keys(next.grants[server.id] ?? {})))) {
         result.restarted.add(server.id);
-        void connection.update(server, describeConfigChange(before, server), sourceOf(server.id));
+        void connection.update(server, configChangeEvent(before, server), sourceOf(server.id));
       } else {
         connection.setRecord(server);
       }

@@ -3,7 +3,7 @@
 // is missing right now is told too, and a folder going missing is not taken for a revoke.
 import os from 'node:os';
 import path from 'node:path';
-import type { ChangedFolder, ChangeSource, GrantChanges, GrantMode, Registry, RootId, ServerId } from '../../../shared/domain.js';
+import type { ChangedFolder, GrantChanges, GrantMode, Registry, RootId, ServerId } from '../../../shared/domain.js';
 
 /** Servers in `after` whose grants differ from `before`, with the folders that changed. */
 export function grantChanges(before: Registry | undefined, after: Registry, home = os.homedir()): Map<ServerId, GrantChanges> {
@@ -41,23 +41,4 @@ export function homeRelative(folder: string, home: string): string {
   // `..data` below home is below home; only `..` itself, or `../…`, is outside.
   const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
   return relative && !outside ? `~${path.sep}${relative}` : folder;
-}
-
-/** The English of a source, appended to the log's English of a person's change. */
-export const SOURCE_TEXT: Record<ChangeSource, string> = {
-  'this-app': 'from this app',
-  cli: 'from the CLI',
-  other: 'from another process',
-};
-
-/** The log's English: "Granted ~/code/a (read-only); revoked ~/b (read-write)." (the UI words it from the data). */
-export function describeGrantChanges(changes: GrantChanges): string {
-  const list = (folders: readonly ChangedFolder[]) => folders.map((folder) => `${folder.shown} (${folder.mode})`).join(', ');
-  const parts = [
-    changes.granted.length > 0 ? `granted ${list(changes.granted)}` : '',
-    changes.revoked.length > 0 ? `revoked ${list(changes.revoked)}` : '',
-    changes.modeChanged.length > 0 ? `changed the mode of ${list(changes.modeChanged)}` : '',
-  ].filter(Boolean);
-  const text = parts.join('; ');
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

@@ -13,12 +13,12 @@ export async function applyLiveGrants(
   after: Exposure,
   writableByChoice: ServerRecord['writableByChoice'],
 ): Promise<LiveChange> {
-  if (!live?.available) return { kind: 'restart', reason: `its grants cannot change while it runs (${live?.reason ?? 'no sandbox'})` };
-  if (!pid) return { kind: 'restart', reason: 'it was not running yet when its folders changed' };
+  if (!live?.available) return { kind: 'restart', reason: { why: 'unavailable', ...(live?.reason ? { detail: live.reason } : {}) } };
+  if (!pid) return { kind: 'restart', reason: { why: 'not-running' } };
   try {
     return await live.apply(pid, sandboxRoots(after.folders, writableByChoice));
   } catch (error) {
-    return { kind: 'restart', reason: `the live change failed (${error instanceof Error ? error.message : String(error)})` };
+    return { kind: 'restart', reason: { why: 'failed', detail: error instanceof Error ? error.message : String(error) } };
   }
 }
 

@@ -160,34 +160,6 @@ export function hostsChangedLive(before: ServerRecord, after: ServerRecord): boo
   return before.allowHosts !== undefined && after.allowHosts !== undefined && JSON.stringify(before.allowHosts) !== JSON.stringify(after.allowHosts);
 }
 
-/** The activity log's words for a config change that needed a restart. */
-export function describeConfigChange(before: ServerRecord, after: ServerRecord): string {
-  if (before.enabled !== after.enabled) return after.enabled ? 'Enabled.' : 'Disabled.';
-  if (before.sharing !== after.sharing) return after.sharing ? 'Roots sharing turned on.' : 'Roots sharing turned off.';
-  if (before.sandbox !== after.sandbox) return after.sandbox ? 'Sandbox turned on.' : 'Sandbox turned off.';
-  if (before.network !== after.network) return after.network ? 'Network access turned on.' : 'Network access turned off.';
-  if ((before.ownSandboxes === true) !== (after.ownSandboxes === true)) return after.ownSandboxes ? 'Its own sandboxes allowed.' : 'Its own sandboxes no longer allowed.';
-  if (JSON.stringify(before.allowLocal ?? []) !== JSON.stringify(after.allowLocal ?? [])) return 'The ports of this computer it may reach changed.';
-  if ((before.allowHosts === undefined) !== (after.allowHosts === undefined)) return after.allowHosts ? 'Its network limited to its allowed hosts.' : 'Its network opened to any host.';
-  if (JSON.stringify(before.limits ?? {}) !== JSON.stringify(after.limits ?? {})) return 'Its sandbox limits changed.';
-  if (JSON.stringify(before.writableByChoice ?? {}) !== JSON.stringify(after.writableByChoice ?? {})) return 'The protected paths you chose to leave writable changed.';
-  return 'The server configuration changed.';
-}
-
-/** The activity log's words for a restart the policy asked for. */
-export const RESTART_REASONS: Record<RestartWhy, string> = {
-  arguments: 'Restarted with the new folders as arguments.',
-  mounts: 'Restarted so its sandbox (or container) holds exactly the new folders.',
-  forget: 'Restarted so the server forgets its last folder (an empty list alone does not revoke it everywhere).',
-  reask: 'Restarted to apply the change: it does not re-read its folders after being told they changed.',
-  retry: 'Retried now, without waiting for the next attempt: its folders changed since it failed.',
-};
-
-/** The activity log's words for a live change that had to be a restart (live-mounts.ts says why). */
-export function liveRestartReason(why: string): string {
-  return `Restarted: ${why}.`;
-}
-
 function samePaths(a: readonly ExposedFolder[], b: readonly ExposedFolder[]): boolean {
   return a.length === b.length && a.every((folder, i) => folder.path === b[i]?.path && folder.serverPath === b[i]?.serverPath);
 }

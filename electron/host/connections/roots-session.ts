@@ -65,9 +65,6 @@ export class RootsSession {
   }
 }
 
-/** What the activity log and the server detail say of a server that does not ask again. */
-export const REREADS_NOTE = 'Restarts to apply changes: it does not re-read its folders.';
-
 /**
  * Measured (`npm run bench -- --only=reask`, through the app, servers below normal priority, 2 cores
  * at load average 12-16, three runs of 120 re-asks): server-filesystem, server-everything and the

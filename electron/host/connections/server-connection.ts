@@ -11,17 +11,20 @@ import { openClientSession, type EraSession, type EraVerdict } from './era-negot
 import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../launch/inbound-limits.js';
 import type { ExposedFolder, Exposure } from '../access/exposure.js';
-import { applyLiveGrants, describeLiveChange } from './live-grants.js';
-import { decideRootsChange, forecastFor, hostsChangedLive, liveRestartReason, mountsAreGrants, RESTART_REASONS, type SessionFacts } from './roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, REREADS_NOTE, RootsSession } from './roots-session.js';
+import { applyLiveGrants } from './live-grants.js';
+import { holdEvent, liveChangeEvent, restartEvent, verifiedEvent } from './activity-events.js';
+import type { ActivityEvent } from '../../../shared/activity-event.js';
+import { englishOf } from '../../../shared/i18n/activity-message.js';
+import { decideRootsChange, forecastFor, hostsChangedLive, mountsAreGrants, type SessionFacts } from './roots-change-policy.js';
+import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
 import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
 import { packageLaunchLine } from '../launch/package-launch-line.js';
 import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
-import { describeServerFailure, EXITS_BEFORE_HOLD, HOLD_TEXT, holdReason, type HoldReason } from '../launch/server-failure.js';
+import { describeServerFailure, EXITS_BEFORE_HOLD, holdReason, type HoldReason } from '../launch/server-failure.js';
 import { buildTransport, type BuiltTransport } from '../launch/transport-factory.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, holdsCalls } from './connection-lifecycle.js';
-import { drainCutText, drainText, RunningCalls, type DrainOutcome } from './drain-wait.js';
+import { drainCutText, RunningCalls, type DrainOutcome } from './drain-wait.js';
 
 export interface ConnectionHooks {
   /** The server's effective roots right now (cached, immutable arrays). */
@@ -153,7 +156,7 @@ export class ServerConnection {
    * Applies a new config. Capabilities are fixed at connect, so any change means a reconnect.
    * `source`: who changed the config (absent for the app's own restarts).
    */
-  async update(record: ServerRecord, reason: string, source?: ChangeSource): Promise<void> {
+  async update(record: ServerRecord, reason: ActivityEvent, source?: ChangeSource): Promise<void> {
     const transportChanged = JSON.stringify(record.transport) !== JSON.stringify(this.record.transport);
     this.record = record;
     if (transportChanged) this.eraVerdict = undefined;
@@ -167,7 +170,7 @@ export class ServerConnection {
     this.attempts = 0;
     this.floods = 0;
     this.status = { ...this.status, limited: undefined };
-    this.addActivity('restart', 'Reconnect requested.');
+    this.addActivity('restart', { code: 'reconnect-requested' });
     // Asked by the person: the new session's roots/list is its own wish again, not the answer to a
     // policy restart this one cuts short (which would otherwise swallow its folder request).
     this.restartedByPolicy = false;
@@ -185,7 +188,7 @@ export class ServerConnection {
    * meanwhile wait and go to the new process. Several reasons during one drain make one restart,
    * with the newest config (read when it starts).
    */
-  private restart(reason: string): Promise<void> {
+  private restart(reason: ActivityEvent): Promise<void> {
     if (this.drained) return this.drained;
     if (this.running.size === 0 || !this.lifecycle.is('ready', 'applying-grants')) return this.restartNow();
     const drained = this.drainCalls(reason).then(async (outcome) => {
@@ -203,17 +206,17 @@ export class ServerConnection {
     this.start();
   }
 
-  private async drainCalls(reason: string): Promise<DrainOutcome> {
+  private async drainCalls(reason: ActivityEvent): Promise<DrainOutcome> {
     const limitMs = this.options.drainLimitMs ?? DRAIN_LIMIT_MS;
     const calls = this.running.size;
     this.lifecycle.fire('drain');
-    this.setStatus({ draining: { calls, until: Date.now() + limitMs, limitMs, reason } });
+    this.setStatus({ draining: { calls, until: Date.now() + limitMs, limitMs, reason: englishOf(reason) } });
     // The reason is the 'restart' entry just before this one.
-    this.addActivity('info', drainText(calls, limitMs));
+    this.addActivity('info', { code: 'drain-waiting', params: { count: calls, seconds: Math.round(limitMs / 1000) } });
     const outcome = await this.running.drained(limitMs);
     if (outcome === 'limit') {
-      const text = drainCutText(this.record.name, reason, limitMs);
-      this.addActivity('error', `Ended ${this.running.cutAll(text)} running call(s) with an error: ${text}`);
+      const text = drainCutText(this.record.name, englishOf(reason), limitMs);
+      this.addActivity('error', { code: 'drain-cut', params: { count: this.running.cutAll(text), seconds: Math.round(limitMs / 1000) } });
     }
     this.setStatus({ draining: undefined });
     return outcome;
@@ -242,7 +245,7 @@ export class ServerConnection {
       } catch {
         // Closing a broken transport may throw; the child is gone either way.
       }
-      this.addActivity('disconnect', 'Disconnected.');
+      this.addActivity('disconnect', { code: 'disconnected' });
     } else {
       // Stopped while still negotiating: no client owns the process yet.
       await built?.transport.close().catch(() => undefined);
@@ -268,12 +271,12 @@ export class ServerConnection {
       const generation = this.generation;
       egress.setHosts(record.allowHosts ?? []).then(
         async () => {
-          this.addActivity('info', 'Its allowed hosts changed: applied live, without a restart.');
+          this.addActivity('info', { code: 'hosts-live' });
           // Its check names the list it holds: checked again, so the detail never shows the old one.
           const check = await this.sandbox.check(this.status.pid);
           if (generation === this.generation && check?.verified) this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } });
         },
-        (error: unknown) => void this.update(record, `Restarted: its allowed hosts could not be changed live (${message(error)})`),
+        (error: unknown) => void this.update(record, { code: 'restart-live', params: { why: 'hosts-failed', detail: message(error) } }),
       );
     }
   }
@@ -290,7 +293,7 @@ export class ServerConnection {
     if (action.kind === 'none') return false;
     if (action.kind === 'restart') {
       this.restartedByPolicy = true;
-      void this.update(this.record, RESTART_REASONS[action.why]);
+      void this.update(this.record, restartEvent(action.why));
       return true;
     }
     if (action.kind === 'live') {
@@ -317,12 +320,12 @@ export class ServerConnection {
     if (generation !== this.generation) return;
     if (change.kind === 'restart') {
       this.restartedByPolicy = true;
-      void this.update(this.record, liveRestartReason(change.reason));
+      void this.update(this.record, { code: 'restart-live', params: change.reason });
       return;
     }
     if (change.kind === 'applied') {
       this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
-      this.addActivity('info', describeLiveChange(change));
+      this.addActivity('info', liveChangeEvent(change));
     }
     if (notify && !this.session.notificationOutstanding && this.record.sharing) this.sendListChanged();
   }
@@ -369,13 +372,13 @@ export class ServerConnection {
     client.sendRootsListChanged().then(
       () => {
         applied();
-        if (generation === this.generation) this.addActivity('list-changed', 'Sent roots/list_changed.');
+        if (generation === this.generation) this.addActivity('list-changed', { code: 'list-changed-sent' });
       },
       (error: unknown) => {
         applied();
         if (generation !== this.generation) return;
         this.session.notifyFailed();
-        this.addActivity('error', `list_changed failed: ${message(error)}`);
+        this.addActivity('error', { code: 'list-changed-failed', params: { detail: message(error) } });
       },
     );
     return true;
@@ -384,8 +387,8 @@ export class ServerConnection {
   /** It did not ask again after list_changed: restart it now, and learn that changes reach it so. */
   private didNotReask(): void {
     this.setStatus({ rereadsRoots: false });
-    this.addActivity('info', `${REREADS_NOTE} (It did not ask again within ${this.session.windowMs} ms of being told they changed.)`);
-    void this.update(this.record, RESTART_REASONS.reask);
+    this.addActivity('info', { code: 'no-reask', params: { windowMs: this.session.windowMs } });
+    void this.update(this.record, restartEvent('reask'));
   }
 
   /** Calls a tool on the server: what the server itself reports is the truth tests check against. */
@@ -433,11 +436,11 @@ export class ServerConnection {
       } catch (error) {
         // A folder that cannot be carried (it holds the join separator): retrying cannot help; a grant or config change restarts.
         this.lifecycle.fire('hold');
-        this.addActivity('error', message(error));
+        this.addActivity('error', { code: 'error-text', params: { detail: message(error) } });
         this.setStatus({ state: 'error', error: message(error), pid: undefined });
         return;
       }
-      this.addActivity('info', `Started with ${folders.length} folder(s) as arguments.`, folders);
+      this.addActivity('info', { code: 'started-with-folders', params: { count: folders.length } }, folders);
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.startedFolders = exposure.folders;
@@ -449,7 +452,7 @@ export class ServerConnection {
     const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
       dataDir: this.options.dataDir ?? process.cwd(),
       support: this.options.sandboxSupport,
-      onNetworkRefused: (line) => this.addActivity('info', `Network: ${line}`),
+      onNetworkRefused: (line) => this.addActivity('info', { code: 'network-refused', params: { detail: line.replace(/^refused /, '') } }),
     }).finally(() => {
       if (packageLine && generation === this.generation) this.setStatus({ preparing: undefined });
     });
@@ -478,7 +481,7 @@ export class ServerConnection {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
         const failure: ServerFailure = { code: 'sealed-secret', message: error.message };
         this.lifecycle.fire('hold');
-        this.addActivity('error', error.message, undefined, { failure });
+        this.addActivity('error', { code: 'server-failure' }, undefined, { failure });
         this.setStatus({ state: 'error', error: error.message, failure, pid: undefined });
         return;
       }
@@ -489,7 +492,7 @@ export class ServerConnection {
     this.session.reset();
     if (built.stderr) {
       this.sandbox.readStderr(built.stderr, this.record.transport, (shown) => {
-        if (generation === this.generation) this.addActivity('stderr', shown);
+        if (generation === this.generation) this.addActivity('stderr', { code: 'stderr', params: { line: shown } });
       });
     }
     built.inbound?.on('limited', (limitation) => this.limited(generation, limitation));
@@ -507,10 +510,10 @@ export class ServerConnection {
           return roots;
         },
         onError: (error) => {
-          if (generation === this.generation) this.addActivity('error', message(error));
+          if (generation === this.generation) this.addActivity('error', { code: 'error-text', params: { detail: message(error) } });
         },
         onSlowProbeAnswer: (afterMs) => {
-          if (generation === this.generation) this.addActivity('info', `It answered the 2026-07-28 probe after ${afterMs} ms (a slow start, not an error).`);
+          if (generation === this.generation) this.addActivity('info', { code: 'slow-probe-answer', params: { afterMs } });
         },
       });
     } catch (error) {
@@ -535,7 +538,7 @@ export class ServerConnection {
           stderr: this.sandbox.stderrTail,
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,
         });
-      this.addActivity('error', failure.message, undefined, { failure });
+      this.addActivity('error', { code: 'server-failure' }, undefined, { failure });
       this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
       this.exitStreak = failure.code === 'exited' ? this.exitStreak + 1 : 0;
       this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }) ?? (this.exitStreak >= EXITS_BEFORE_HOLD ? 'exits-at-start' : undefined));
@@ -557,8 +560,7 @@ export class ServerConnection {
       this.firstRoots.release();
       this.client = undefined;
       this.startedFolders = undefined;
-      if (this.lifecycle.is('restarting')) this.addActivity('disconnect', 'Disconnected: it kept flooding.');
-      else this.addActivity('disconnect', 'The server closed the connection.');
+      this.addActivity('disconnect', { code: this.lifecycle.is('restarting') ? 'closed-for-flooding' : 'closed-by-server' });
       this.setStatus({ state: 'disconnected', pid: undefined });
       this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
     };
@@ -575,10 +577,7 @@ export class ServerConnection {
       error: undefined,
       pid: built.pid?.() ?? undefined,
     });
-    this.addActivity(
-      'connect',
-      `Connected (protocol ${client.getNegotiatedProtocolVersion() ?? '?'}${info ? `, ${info.name} ${info.version}` : ''}).`,
-    );
+    this.addActivity('connect', { code: 'connected', params: { protocol: client.getNegotiatedProtocolVersion() ?? '?', server: info ? `${info.name} ${info.version}` : '' } });
     if (this.sandbox.enforced) await this.verifyConfinement(generation, built.pid?.() ?? undefined);
   }
 
@@ -592,16 +591,15 @@ export class ServerConnection {
     const confinement = { ...this.status.confinement, state: 'enforced' as const, selfCheck: check };
     if (check.verified) {
       this.setStatus({ confinement });
-      this.addActivity('info', `Sandbox verified: ${check.detail}`);
+      this.addActivity('info', verifiedEvent(check));
       // A limit it reaches is the kernel refusing it more: said once, so the person knows why it fails.
-      this.sandbox.watchLimits(pid, (text) => {
-        if (generation === this.generation) this.addActivity('error', text);
+      this.sandbox.watchLimits(pid, (event) => {
+        if (generation === this.generation) this.addActivity('error', event);
       });
       return;
     }
     // Never "run it unconfined" first: a check that fails may be the sandbox catching an attack.
-    const text = `Stopped: its sandbox could not be verified (${check.detail}). It was not run unconfined. Reconnect to try again; if it fails again, something on this computer is keeping the sandbox from holding.`;
-    this.addActivity('error', text);
+    const text = this.addActivity('error', { code: 'sandbox-unverified', params: { detail: check.detail } }).message;
     await this.stop();
     this.setStatus({ state: 'error', error: text, confinement });
   }
@@ -611,12 +609,12 @@ export class ServerConnection {
     const blocked = this.sandbox.blocked(this.status.confinement);
     if (!blocked) return false;
     this.setStatus({ confinement: blocked.confinement });
-    this.addActivity('error', blocked.text);
+    this.addActivity('error', blocked.event);
     return true;
   }
 
   private fail(generation: number, failure: ServerFailure, hold?: HoldReason): void {
-    this.addActivity('error', failure.message, undefined, { failure });
+    this.addActivity('error', { code: 'server-failure' }, undefined, { failure });
     this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
     this.afterFailure(generation, hold);
   }
@@ -632,7 +630,7 @@ export class ServerConnection {
     this.connectedAt = 0;
     this.lifecycle.fire('hold');
     this.setStatus({ nextRetryAt: undefined, held: { reason: hold, at: Date.now() } });
-    this.addActivity('info', HOLD_TEXT[hold]);
+    this.addActivity('info', holdEvent(hold));
   }
 
   private scheduleRetry(generation: number): void {
@@ -664,7 +662,7 @@ export class ServerConnection {
       lastRootsRequest: { at: Date.now(), uris },
       rootsRequestCount: this.status.rootsRequestCount + 1,
     };
-    this.addActivity('roots-request', `Asked for roots; answered ${roots.length}.`, uris);
+    this.addActivity('roots-request', { code: 'roots-answered', params: { count: roots.length } }, uris);
     this.firstRoots.answered();
     const expected = this.restartedByPolicy;
     this.restartedByPolicy = false;
@@ -676,7 +674,7 @@ export class ServerConnection {
   private limited(generation: number, limitation: InboundLimitation): void {
     if (generation !== this.generation) return;
     // A line too long also ends the session with that text as the error: logged once, by onerror.
-    if (limitation.kind !== 'long-line') this.addActivity('error', limitation.text);
+    if (limitation.kind !== 'long-line') this.addActivity('error', limitation.event);
     this.setStatus({ limited: limitation });
     if (limitation.kind === 'flood') this.closeFlooder();
   }
@@ -703,9 +701,10 @@ export class ServerConnection {
     });
   }
 
-  addActivity(kind: ActivityKind, text: string, uris?: readonly string[], detail?: ActivityDetail): void {
-    const entry = this.log.add(kind, text, uris, detail);
+  addActivity(kind: ActivityKind, event: ActivityEvent, uris?: readonly string[], detail?: ActivityDetail): ActivityEntry {
+    const entry = this.log.add(kind, event, uris, detail);
     this.hooks.activity(this.record.id, entry);
+    return entry;
   }
 
   private setStatus(patch: Partial<ServerStatus>): void {

@@ -10,6 +10,7 @@ import { SandboxSetupError } from '../sandbox/sandbox-types.js';
 import { redactSecretValues } from '../registry/secret-codec.js';
 import { describeSetupFailure } from './server-failure.js';
 import { prepareStart, type PreparedStart, type StartOptions } from './stdio-start.js';
+import type { ActivityEvent } from '../../../shared/activity-event.js';
 
 /** The stderr lines kept to explain a failure (a path the sandbox kept the server from). */
 const STDERR_TAIL = 40;
@@ -85,12 +86,12 @@ export class StartSandbox {
   }
 
   /** After a failure: did the sandbox stand in its way? The confinement to show, and the words, or undefined. */
-  blocked(current: ServerConfinement | undefined): { confinement: ServerConfinement; text: string } | undefined {
+  blocked(current: ServerConfinement | undefined): { confinement: ServerConfinement; event: ActivityEvent } | undefined {
     const blocked = this.confined?.stderrBlocked(this.tail);
     if (!blocked || !current) return undefined;
     return {
       confinement: { ...current, blocked: { kind: blocked.kind, path: blocked.path, folder: blocked.folder, line: blocked.line, sensitive: blocked.sensitive } },
-      text: `The sandbox kept it from ${blocked.path} (${blocked.kind === 'read-only-grant' ? 'granted read-only' : 'not granted'}).`,
+      event: { code: blocked.kind === 'read-only-grant' ? 'sandbox-blocked-read-only' : 'sandbox-blocked', params: { path: blocked.path } },
     };
   }
 
@@ -105,9 +106,9 @@ export class StartSandbox {
   private stopWatching: () => void = () => undefined;
 
   /** Tells `onHit` once per limit the running server reaches (limit-watch.ts), until `dispose`. */
-  watchLimits(pid: number | undefined, onHit: (text: string) => void): void {
+  watchLimits(pid: number | undefined, onHit: (event: ActivityEvent) => void): void {
     this.stopWatching();
-    this.stopWatching = this.confined?.watchLimits(pid, (hit) => onHit(hit.text)) ?? (() => undefined);
+    this.stopWatching = this.confined?.watchLimits(pid, (hit) => onHit(hit.event)) ?? (() => undefined);
   }
 
   /** This start is over: nothing more is watched, and its placeholders go once its sandbox is gone. */

@@ -22,6 +22,8 @@ import { EventEmitter } from 'node:events';
 import { deserializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { InboundLimitation } from '../../../shared/domain.js';
+import type { ActivityEvent } from '../../../shared/activity-event.js';
+import { englishOf } from '../../../shared/i18n/activity-message.js';
 
 export interface InboundLimits {
   /** Messages read per second from one server, sustained. */
@@ -181,10 +183,10 @@ export class InboundLimiter extends EventEmitter<{ limited: [InboundLimitation] 
     this.clear();
     this.pause();
     const mb = Math.round(this.limits.maxLineBytes / (1024 * 1024));
-    const text = `It wrote a line longer than ${mb} MB without a newline: the session was closed, and it is started again after a pause.`;
-    this.emit('limited', { kind: 'long-line', limit: mb, text, at: Date.now() });
+    const event: ActivityEvent = { code: 'long-line', params: { mb } };
+    this.emit('limited', { kind: 'long-line', limit: mb, event, at: Date.now() });
     // The SDK reports this through onerror and closes the transport.
-    throw new Error(text);
+    throw new Error(englishOf(event));
   }
 
   private takeToken(): boolean {
@@ -208,8 +210,8 @@ export class InboundLimiter extends EventEmitter<{ limited: [InboundLimitation] 
     const newEpisode = now - this.limitedAt > QUIET_MS;
     this.limitedAt = now;
     if (newEpisode) {
-      const text = `It sent more than ${this.limits.messagesPerSecond} messages a second: they are read at that pace, and the rest waits.`;
-      this.emit('limited', { kind: 'message-rate', limit: this.limits.messagesPerSecond, text, at: Date.now() });
+      const event: ActivityEvent = { code: 'read-paced', params: { rate: this.limits.messagesPerSecond } };
+      this.emit('limited', { kind: 'message-rate', limit: this.limits.messagesPerSecond, event, at: Date.now() });
     }
     return false;
   }
@@ -224,8 +226,8 @@ export class InboundLimiter extends EventEmitter<{ limited: [InboundLimitation] 
       this.refusing = true;
       this.clear();
       this.pause();
-      const text = `It kept sending more than ${rate} messages a second after ${penalties.pausesMs.length} pauses: its session was closed, and it is started again after a longer pause.`;
-      this.emit('limited', { kind: 'flood', limit: rate, text, at: Date.now() });
+      const event: ActivityEvent = { code: 'flood-closed', params: { rate, count: penalties.pausesMs.length } };
+      this.emit('limited', { kind: 'flood', limit: rate, event, at: Date.now() });
       return;
     }
     this.pausesServed++;
@@ -244,8 +246,8 @@ export class InboundLimiter extends EventEmitter<{ limited: [InboundLimitation] 
       this.limitedAt = this.refilledAt;
       this.transport?.processReadBuffer();
     }, pauseMs);
-    const text = `It sent more than ${rate} messages a second for ${seconds} s: it is not read at all for ${pauseMs / 1000} s (pause ${this.pausesServed} of ${penalties.pausesMs.length}); its requests are answered after that.`;
-    this.emit('limited', { kind: 'message-rate', limit: rate, text, at: Date.now() });
+    const event: ActivityEvent = { code: 'read-paused', params: { rate, seconds, pauseSeconds: pauseMs / 1000, pause: this.pausesServed, count: penalties.pausesMs.length } };
+    this.emit('limited', { kind: 'message-rate', limit: rate, event, at: Date.now() });
   }
 
   /** Waits for a turn's worth of tokens, not one: a wake-up per message would cost more than the message. */

@@ -162,13 +162,6 @@ export function holdReason(cause: { blocked: boolean; setup?: SandboxSetupCode |
   return cause.blocked ? 'blocked-path' : undefined;
 }
 
-/** The words that say a server is held (activity log, proxy stderr); the UI words the code. */
-export const HOLD_TEXT: Record<HoldReason, string> = {
-  'blocked-path': 'Not retried on a timer: the sandbox will keep blocking that path. It starts again when its grants or settings change, or on Reconnect.',
-  setup: 'Not retried on a timer: its command line cannot be prepared for the sandbox. It starts again when its grants or settings change, or on Reconnect.',
-  'exits-at-start': `Not retried on a timer: it ended before answering ${EXITS_BEFORE_HOLD} times in a row. Check its command: is it an MCP server that speaks over stdio? It starts again when its grants or settings change, or on Reconnect.`,
-};
-
 /** The nearest common launcher within two edits (npxx -> npx, nod -> node, uxv -> uvx), if the command is not one. */
 export function suggestCommand(command: string): string | undefined {
   const name = command.split(/[\\/]/).pop()?.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase() ?? '';

@@ -58,6 +58,7 @@ import { findNft } from './egress/netns-nft.js';
 import { NetworkRecord, networkRecordFile } from './egress/network-record.js';
 import { FileRecord } from './audit/file-record.js';
 import { viewRules } from './view/view-rules.js';
+import type { LiveRestartReason } from '../../../shared/activity-event.js';
 
 /**
  * Who each path the plan binds is now: the spawn binds it only if it is still the same
@@ -159,7 +160,7 @@ export type LiveChange =
   | { kind: 'applied'; check: SandboxSelfCheck; added: string[]; revoked: string[]; ms: number }
   | { kind: 'unchanged' }
   /** It must be restarted instead; `reason` in the activity log's words ("it held … open under …"). */
-  | { kind: 'restart'; reason: string };
+  | { kind: 'restart'; reason: LiveRestartReason };
 
 const hostFacts = {
   exists: (p: string) => fs.existsSync(p),
@@ -460,7 +461,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       if (outcome.kind !== 'applied') return outcome;
       heldRoots = view.roots();
       const proof = await check(pid, outcome.revoked);
-      if (!proof.verified) return { kind: 'restart', reason: `its sandbox could not be verified after the change (${proof.detail})` };
+      if (!proof.verified) return { kind: 'restart', reason: { why: 'unverified', detail: proof.detail } };
       return { kind: 'applied', check: proof, added: outcome.added, revoked: outcome.revoked, ms: outcome.ms };
     };
     live = {

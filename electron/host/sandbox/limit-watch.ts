@@ -11,32 +11,32 @@ import fs from 'node:fs';
 import { userTasks, type ResourceLimits } from './resource-limits.js';
 import { confinedProcesses } from './self-check.js';
 import { memoryCapHits, refusedForks } from './server-cgroup.js';
+import type { ActivityEvent } from '../../../shared/activity-event.js';
 
 export type LimitName = 'tasks' | 'memory' | 'tmp' | 'files';
 
 export interface LimitHit {
   limit: LimitName;
-  /** English, for the activity log and the proxy's stderr. */
-  text: string;
+  /** What the activity log and the proxy's stderr say (worded by shared/i18n). */
+  event: ActivityEvent;
 }
 
 /** Within this share of a limit counts as reaching it: a process refused its next allocation sits just below. */
 const NEAR = 0.9;
 export const WATCH_INTERVAL_MS = 1000;
 
-const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
-
-/** The words for each limit, one place (activity-codes.ts reads them back into a code). */
-export function limitHitText(limit: LimitName, limits: ResourceLimits): string {
+/** The event for each limit, one place (worded by shared/i18n). */
+export function limitHitEvent(limit: LimitName, limits: ResourceLimits): ActivityEvent {
+  const mib = (bytes: number) => Math.round(bytes / 1024 ** 2);
   switch (limit) {
     case 'tasks':
-      return `It reached its task limit (${limits.taskLimit} processes and threads): the kernel refuses it more.`;
+      return { code: 'limit-tasks', params: { count: limits.taskLimit } };
     case 'memory':
-      return `It reached its memory limit (${mib(limits.dataBytes)}): the kernel refuses it more.`;
+      return { code: 'limit-memory', params: { mib: mib(limits.dataBytes) } };
     case 'tmp':
-      return `It filled its /tmp and TMPDIR (${mib(limits.tmpBytes)}): the kernel refuses it more.`;
+      return { code: 'limit-tmp', params: { mib: mib(limits.tmpBytes) } };
     case 'files':
-      return `It reached its open-file limit (${limits.files} per process): the kernel refuses it more.`;
+      return { code: 'limit-files', params: { count: limits.files } };
   }
 }
 
@@ -95,7 +95,7 @@ export function watchLimits(pid: number, limits: ResourceLimits, onHit: (hit: Li
     for (const limit of limitsReached(pid, limits, baseline)) {
       if (told.has(limit)) continue;
       told.add(limit);
-      onHit({ limit, text: limitHitText(limit, limits) });
+      onHit({ limit, event: limitHitEvent(limit, limits) });
     }
   }, intervalMs);
   timer.unref();

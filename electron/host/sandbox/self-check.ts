@@ -254,6 +254,15 @@ async function checkOnce(input: SelfCheckInput, { timeoutMs = 10_000 } = {}): Pr
       verified: true,
       at,
       ...(limits.proven ? { limits: limits.proven } : {}),
+      // Without a seccomp filter (an architecture it lacks) nothing refuses sockets: no facts to word, the detail says it.
+      ...(input.seccomp ? { proven: {
+        pid: target,
+        grants: viewed && input.view ? input.view.roots.length : counts.root,
+        protected: counts.protected,
+        view: viewed !== undefined,
+        sockets: input.denyUnixSockets === false ? ('own-network' as const) : ('refused' as const),
+        static: !input.live,
+      } } : {}),
       detail:
         `pid ${target}: ${planted.length} sentinel(s) and ${existing.length} file(s) of HOME outside the grants not visible; ` +
         (viewed

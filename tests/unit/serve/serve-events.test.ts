@@ -61,7 +61,7 @@ describe('serve: events', () => {
     fixture = await startFixture();
     const events = await openEvents(fixture.serve);
     await events.next(() => true);
-    const entry = { seq: 1, at: Date.now(), kind: 'info' as const, message: 'hello' };
+    const entry = { seq: 1, at: Date.now(), kind: 'info' as const, message: 'hello', code: 'error-text' as const, params: { detail: 'hello' } };
     fixture.host.emit('activity', { serverId: 's1', entry });
     const activity = await events.next((message) => message.event === 'activity');
     expect(activity.payload).toEqual({ serverId: 's1', entry });

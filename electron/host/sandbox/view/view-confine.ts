@@ -23,6 +23,7 @@ import { planView, type ViewEntry } from './view-plan.js';
 import { withHooksFolders, type ViewRules } from './view-rules.js';
 import { ViewRefused, ViewSession } from './view-session.js';
 import type { ViewAuditEvent } from './view-protocol.js';
+import type { LiveRestartReason } from '../../../../shared/activity-event.js';
 
 export interface ViewConfineInput {
   view: Extract<ViewSupport, { available: true }>;
@@ -44,7 +45,7 @@ export interface ViewConfineInput {
   onAudit?: ((events: ViewAuditEvent[], dropped: number) => void) | undefined;
 }
 
-export type ViewChange = { kind: 'applied'; added: string[]; revoked: string[]; ms: number } | { kind: 'unchanged' } | { kind: 'restart'; reason: string };
+export type ViewChange = { kind: 'applied'; added: string[]; revoked: string[]; ms: number } | { kind: 'unchanged' } | { kind: 'restart'; reason: LiveRestartReason };
 
 export interface ViewConfined {
   spawn: { command: string; args: string[]; env: Record<string, string> };
@@ -143,14 +144,14 @@ export function confineWithView(input: ViewConfineInput): ViewConfined {
     apply: async (pid, roots) => {
       const started = performance.now();
       const session = sessions.get(pid);
-      if (!session) return { kind: 'restart', reason: 'its file view is not running' };
+      if (!session) return { kind: 'restart', reason: { why: 'view-gone' } };
       const next = planFor(roots);
       if (JSON.stringify([next.entries, next.rules], bigints) === JSON.stringify([current.entries, current.rules], bigints)) return { kind: 'unchanged' };
       try {
         await session.apply(next.rules, next.entries);
       } catch (error) {
         const why = error instanceof ViewRefused ? error.why : (error as Error).message;
-        return { kind: 'restart', reason: `its file view refused the change (${why})` };
+        return { kind: 'restart', reason: { why: 'view-refused', detail: why } };
       }
       const before = new Set(current.roots.map((root) => root.path));
       const after = new Set(next.roots.map((root) => root.path));

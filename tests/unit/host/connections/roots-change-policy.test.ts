@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTAINER_CONFINEMENT } from '../../../../electron/host/launch/docker-mounts.js';
 import type { ExposedFolder, Exposure } from '../../../../electron/host/access/exposure.js';
-import { decideRootsChange, describeConfigChange, forecastChange, forecastFor, mountsAreGrants, needsRestart, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
+import { configChangeEvent } from '../../../../electron/host/connections/activity-events.js';
+import { decideRootsChange, forecastChange, forecastFor, mountsAreGrants, needsRestart, type SessionFacts } from '../../../../electron/host/connections/roots-change-policy.js';
 import type { ServerRecord } from '../../../../shared/domain.js';
 
 const folder = (path: string, serverPath = path): ExposedFolder => ({ rootId: path, path, serverPath, mode: 'read-write' });
@@ -169,7 +170,7 @@ describe('a grant’s opt-in (protected names left writable) and the running ser
       [chosen, record],
     ] as const) {
       expect(needsRestart(before, after, granted)).toBe(true);
-      expect(describeConfigChange(before, after)).toBe('The protected paths you chose to leave writable changed.');
+      expect(configChangeEvent(before, after)).toEqual({ code: 'config-writable' });
     }
     expect(needsRestart(chosen, withChoice({ r: ['.git/hooks', '.vscode'] }), granted)).toBe(false);
   });

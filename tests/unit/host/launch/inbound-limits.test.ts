@@ -67,7 +67,7 @@ describe('InboundLimiter', () => {
     expect(delivered.length).toBeLessThanOrEqual(10 + Math.floor((elapsed * 200) / 1000));
     expect(stdout.isPaused()).toBe(true);
     expect(limitations.map((limitation) => limitation.kind)).toEqual(['message-rate']);
-    expect(limitations[0]?.text).toContain('200 messages a second');
+    expect(limitations[0]?.event).toEqual({ code: 'read-paced', params: { rate: 200 } });
     await waitFor(() => delivered.length === 30, { what: 'every message, at the rate' });
     // 20 messages past the burst at 200/s cannot have taken less than 100 ms (a floor, not a limit).
     expect(performance.now() - start).toBeGreaterThanOrEqual(95);
@@ -84,7 +84,7 @@ describe('InboundLimiter', () => {
     const counts: number[] = [];
     feed(Array.from({ length: 100 }, (_, i) => request(i)).join(''));
     // 10 at once, then 90 at 200/s (450 ms of reading): over the rate for longer than 200 ms.
-    await waitFor(() => limitations.some((limitation) => /not read at all/.test(limitation.text)), { what: 'a pause' });
+    await waitFor(() => limitations.some((limitation) => limitation.event.code === 'read-paused'), { what: 'a pause' });
     pausedAt.push(performance.now());
     counts.push(delivered.length);
     expect(stdout.isPaused()).toBe(true);
@@ -96,7 +96,7 @@ describe('InboundLimiter', () => {
     // Held back, then paused (once or twice, as the timers fall on a loaded machine), never closed.
     expect(limitations.length).toBeGreaterThanOrEqual(2);
     expect(limitations.every((limitation) => limitation.kind === 'message-rate')).toBe(true);
-    expect(limitations[1]?.text).toMatch(/for 0\.3 s \(pause 1 of 3\)/);
+    expect(limitations[1]?.event).toMatchObject({ code: 'read-paused', params: { pauseSeconds: 0.3, pause: 1, count: 3 } });
     expect(stdout.isPaused()).toBe(false);
   });
 
@@ -107,7 +107,7 @@ describe('InboundLimiter', () => {
     feed(Array.from({ length: 2000 }, (_, i) => request(i)).join(''));
     await waitFor(() => limitations.some((limitation) => limitation.kind === 'flood'), { what: 'the flood reported' });
     expect(limitations.map((limitation) => limitation.kind)).toEqual(['message-rate', 'message-rate', 'message-rate', 'flood']);
-    expect(limitations.at(-1)?.text).toMatch(/after 2 pauses: its session was closed/);
+    expect(limitations.at(-1)?.event).toMatchObject({ code: 'flood-closed', params: { count: 2 } });
     expect(stdout.isPaused()).toBe(true);
     const read = delivered.length;
     expect(read).toBeLessThan(2000);
