@@ -129,6 +129,8 @@ export interface BrowserHostClientOptions {
   /** First retry delay; doubles per failed attempt up to maxRetryMs (with jitter). */
   initialRetryMs?: number;
   maxRetryMs?: number;
+  /** Arms the reconnect timer and returns its cancel (tests pass one to see whether a retry was armed). */
+  setRetryTimer?: (reconnect: () => void, delayMs: number) => () => void;
   /** A call with no answer after this long resolves to an 'internal' error. */
   callTimeoutMs?: number;
 }
@@ -154,12 +156,18 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
   const initialRetryMs = options.initialRetryMs ?? 250;
   const maxRetryMs = options.maxRetryMs ?? 10_000;
   const callTimeoutMs = options.callTimeoutMs ?? 120_000;
+  const setRetryTimer =
+    options.setRetryTimer ??
+    ((reconnect: () => void, delayMs: number) => {
+      const timer = setTimeout(reconnect, delayMs);
+      return () => clearTimeout(timer);
+    });
 
   const eventListeners = new Map<EventName, Set<(payload: never) => void>>();
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   let status: ConnectionStatus = 'connecting';
   let socket: SocketLike | undefined;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelRetry: (() => void) | undefined;
   let attempt = 0;
   let disposed = false;
 
@@ -200,7 +208,7 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
   }
 
   function connect(): void {
-    retryTimer = undefined;
+    cancelRetry = undefined;
     if (disposed) return;
     setStatus('connecting');
     const wsUrl = `${baseUrl.replace(/^http/, 'ws')}${API_EVENTS_PATH}`;
@@ -242,8 +250,8 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
     attempt++;
     // A socket refused before it ever opened may mean the server restarted with a new token.
     void (wasOpen ? Promise.resolve(false) : tokenRejected()).then((rejected) => {
-      if (disposed || rejected || retryTimer) return;
-      retryTimer = setTimeout(connect, delay);
+      if (disposed || rejected || cancelRetry) return;
+      cancelRetry = setRetryTimer(connect, delay);
     });
   }
 
@@ -295,8 +303,8 @@ export function createBrowserHostClient(options: BrowserHostClientOptions): Brow
     },
     dispose() {
       disposed = true;
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
+      cancelRetry?.();
+      cancelRetry = undefined;
       const current = socket;
       socket = undefined;
       current?.close(1000);

@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { channels, eventNames, type Channel, type EventName } from '../../../shared/contract.js';
 import type { HostState } from '../../../shared/domain.js';
 import { buildPreloadApi, splitChannel, type PreloadApi } from '../../../shared/preload-api.js';
+import { API_EVENTS_PATH } from '../../../shared/serve-wire.js';
 import { dispatch } from '../../support/host-harness.js';
 import {
   createBrowserHostClient,
@@ -52,10 +53,14 @@ describe('host-client: browser shell', () => {
     const got = await client.call('state.get', {});
     expect(got.ok && got.value.roots.map((root) => root.canonicalPath)).toEqual([fs.realpathSync(folder)]);
 
+    // A listener still subscribed hears the same push: once it has the rename, the removed one had its chance.
+    const witnessed: HostState[] = [];
+    const offWitness = client.on('state', (state) => witnessed.push(state));
     off();
     const count = states.length;
     await client.call('roots.rename', { rootId: got.ok ? got.value.roots[0]!.id : '', name: 'renamed' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitFor(() => witnessed.some((state) => state.roots[0]?.name === 'renamed'));
+    offWitness();
     expect(states.length).toBe(count);
   });
 
@@ -72,12 +77,35 @@ describe('host-client: browser shell', () => {
     fixture = await startFixture();
     let upgrades = 0;
     fixture.serve.server.on('upgrade', () => upgrades++);
-    client = browserClient(fixture, 'A'.repeat(43));
+    // After a refused socket the client asks whether its token is still good; the answer decides
+    // whether a reconnect is armed. Both are watched: no timer armed means no knock can follow.
+    let tokenChecks = 0;
+    const armed: number[] = [];
+    client = createBrowserHostClient({
+      baseUrl: fixture.serve.origin,
+      token: 'A'.repeat(43),
+      createSocket: nodeSocket,
+      initialRetryMs: 20,
+      maxRetryMs: 100,
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        const body: unknown = await response.json().catch(() => undefined);
+        if (url.endsWith(API_EVENTS_PATH)) tokenChecks++;
+        return { status: response.status, json: () => Promise.resolve(body) };
+      },
+      setRetryTimer: (reconnect, delayMs) => {
+        armed.push(delayMs);
+        const timer = setTimeout(reconnect, delayMs);
+        return () => clearTimeout(timer);
+      },
+    });
     const result = await client.call('state.get', {});
     expect(result).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    await waitFor(() => upgrades === 1 && client?.connectionStatus === 'closed');
-    // Retries are 20-100 ms apart here: a client still retrying would knock again in this window.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The check follows the refused socket, so by then the one knock has been counted.
+    await waitFor(() => tokenChecks > 0);
+    // The check's answer is acted on in promise callbacks: one turn of the event loop runs them all.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(armed).toEqual([]);
     expect(client.connectionStatus).toBe('closed');
     expect(upgrades).toBe(1);
   });
