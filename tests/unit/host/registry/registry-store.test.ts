@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,5 +130,30 @@ describe('RegistryStore', () => {
     expect(newerVersion).toMatch(/newer version/);
     expect(fs.readFileSync(path.join(dir, CONFIG_FILE), 'utf8')).toBe(newer);
     expect(fs.existsSync(path.join(dir, LAST_GOOD_FILE))).toBe(false);
+  });
+
+  it('removes the temp files of writers that died mid-write at the next open, and leaves a live writer\'s', () => {
+    const dir = tempDir();
+    // A pid that has exited (its own child, waited for), and one that is alive and not ours.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const alive = process.ppid;
+    const old = new Date(Date.now() - 120_000);
+    const files = {
+      dead: `${CONFIG_FILE}.${dead}.k1ab.tmp`,
+      deadLock: `${CONFIG_FILE}.lock.${dead}.k1ab`,
+      alive: `${CONFIG_FILE}.${alive}.k1cd.tmp`,
+      // Earlier versions' temp files carry no pid: removed once older than a minute, not before.
+      oldUnnamed: `${CONFIG_FILE}.tmp-1700000000000abc`,
+      freshUnnamed: `${CONFIG_FILE}.tmp-1700000000001def`,
+    };
+    for (const name of Object.values(files)) fs.writeFileSync(path.join(dir, name), JSON.stringify(sample()));
+    fs.utimesSync(path.join(dir, files.oldUnnamed), old, old);
+    new RegistryStore(dir).open();
+    const left = fs.readdirSync(dir);
+    expect(left).not.toContain(files.dead);
+    expect(left).not.toContain(files.deadLock);
+    expect(left).not.toContain(files.oldUnnamed);
+    expect(left).toContain(files.alive);
+    expect(left).toContain(files.freshUnnamed);
   });
 });
