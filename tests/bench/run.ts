@@ -24,8 +24,9 @@ const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--onl
 type Section = { name: string; run: () => Promise<Figure[]> };
 // --quick runs every section with fewer samples, and leaves out the parts that are mostly waiting
 // (the access monitor's 30 s idle cycles, Playwright's 10 s silences, the proxy fleet's idle, busy,
-// grant and sandbox-off rounds and the app beside it): it must stay under 90 s on a busy machine
-// (issue #21); the full run measures everything.
+// grant and sandbox-off rounds and the app beside it); the full run measures everything. On this
+// shared 2-core machine it took 113 s at load 6-11 (2026-11-28, BENCHMARKS.md): not the 90 s that
+// issue #21 asked for on a busy machine. Each section's time is printed, to say where it went.
 const sections: Section[] = [
   { name: 'notify', run: () => editToNotify(quick ? [1, 5] : [1, 10, 50], quick ? 10 : 40) },
   { name: 'roundtrip', run: () => roundTrip(quick ? 20 : 60) },
