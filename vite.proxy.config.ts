@@ -2,7 +2,7 @@
 // SDK, zod) inside. Hosts launch `mcp-roots proxy` ten or twenty at once as they start, and each
 // proxy loaded ~370 modules one by one: Node's module loader (resolving, reading, linking each file)
 // cost more CPU than the code itself. One file costs a proxy about half as much to load
-// (BENCHMARKS.md, section 12). The built CLI loads this file (electron/cli/proxy-entry.ts); tests
+// (BENCHMARKS.md, history, 2026-11-23). The built CLI loads this file (electron/cli/proxy-entry.ts); tests
 // that run the sources load the modules as they are.
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';

@@ -50,7 +50,7 @@ export interface FloodPenalties {
  * asks the app for its roots like that (a burst of 1,000 is still worked off, late, after three
  * pauses). A server that keeps flooding is read 1 s, paused 1 s, read 1 s, paused 2 s... and after
  * the 8 s pause its session is closed: read 5 s of its first 20 s, instead of all of them. Measured
- * (BENCHMARKS.md, section 10 after #13 item 4, interleaved): held to its rate alone, a flood cost the
+ * (BENCHMARKS.md, history, 2026-11-23; interleaved): held to its rate alone, a flood cost the
  * host 9.0 % of a core against 6.2 % with none; with these pauses 6.1 %, 79 requests read a second
  * instead of 199.
  */
