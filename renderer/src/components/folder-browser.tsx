@@ -111,6 +111,8 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
   };
 
   const here = listing?.path;
+  // The button names the folder it adds, the one listed, so it is not taken for the highlighted row.
+  const hereName = here ? (here.split(/[\\/]/).filter(Boolean).pop() ?? here) : '';
   const pickedPaths = [...picked.keys()];
   const footer = (
     <>
@@ -118,8 +120,8 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
       <button type="button" className="button" onClick={onClose}>
         {t('common.cancel')}
       </button>
-      <button type="button" className="button" disabled={!here} onClick={() => here && onPick([here])}>
-        {t('browse.addThis')}
+      <button type="button" className="button folder-browser__add-here" disabled={!here} title={here} onClick={() => here && onPick([here])}>
+        {t('browse.addHere', { name: hereName })}
       </button>
       <button type="button" className="button button--primary" disabled={pickedPaths.length === 0} onClick={() => onPick(pickedPaths)}>
         {t('browse.addPicked', { count: pickedPaths.length })}

@@ -198,9 +198,11 @@ function ServerFormBody({ server, onClose, onSaved, onSnippet, fallbackFocus }: 
                 setSplitNotice(undefined);
               }}
             />
+            {/* No placeholder: grey words here read as the split already made while a pasted command
+                line still waits for it (#30 item 11). The hint says what goes in. */}
             <Field label={t('form.args')} hint={t('form.argsHint')}>
               {(id, describedBy) => (
-                <textarea id={id} className="input input--mono" rows={3} value={form.args} onChange={(event) => set('args', event.target.value)} aria-describedby={describedBy} spellCheck={false} placeholder={'-y\n@modelcontextprotocol/server-filesystem'} />
+                <textarea id={id} className="input input--mono" rows={3} value={form.args} onChange={(event) => set('args', event.target.value)} aria-describedby={describedBy} spellCheck={false} />
               )}
             </Field>
             <Field label={t('form.cwd')} hint={t('form.cwdHint')}>

@@ -48,7 +48,9 @@ export function ServersPanel({ selectedId, onSelect }: { selectedId: string | un
         {servers.length > 0 && (
           <div className="servers-panel__actions">
             {importButton}
-            <UseWithButton serverId={selected?.id} />
+            {/* Nothing ticked from here: the server selected in the list is not a choice made for
+                this dialog (#30 item 11). The detail's own Use with… starts with its server. */}
+            <UseWithButton />
             {addButton(headerAdd)}
           </div>
         )}

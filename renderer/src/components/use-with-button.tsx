@@ -4,7 +4,8 @@ import { useI18n } from '../i18n/i18n-context.js';
 import { LinkIcon } from './icons.js';
 import { UseWithDialog } from './use-with-dialog.js';
 
-export function UseWithButton({ serverId, compact = false }: { serverId: string | undefined; compact?: boolean }) {
+/** serverId: the server the person opened it from (its detail), ticked to start with; none from a general place. */
+export function UseWithButton({ serverId, compact = false }: { serverId?: string | undefined; compact?: boolean }) {
   const { t } = useI18n();
   const [open, setOpen] = useState(false);
   return (
