@@ -12,6 +12,7 @@ import { grantKey, usePendingGrants } from '../use-pending-grants.js';
 import { useVirtualRows } from '../use-virtual-rows.js';
 import { InlineError } from './inline-error.js';
 import { MatrixHeader } from './matrix-header.js';
+import { MatrixLegend } from './matrix-legend.js';
 import { HEADER_ROWS, moveCell, parseCellKey, type CellPosition } from './matrix-navigation.js';
 import { MatrixRow } from './matrix-row.js';
 import { OptInDialog } from './opt-in-dialog.js';
@@ -247,6 +248,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
         bulkNote={bulkNote}
         onDismissBulkError={() => setBulkError(undefined)}
       />
+      <MatrixLegend />
       <div className="matrix-feedback">
         {feedback && (
           <InlineError

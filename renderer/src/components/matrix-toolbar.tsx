@@ -1,11 +1,10 @@
 // Above the matrix: find folders and servers, choose what to see and in which order, act on the
-// selection, read the legend. The bulk scope is spelled out ("3 folders × all 5 servers") and counts
+// selection (the legend is matrix-legend.tsx). The bulk scope is spelled out ("3 folders × all 5 servers") and counts
 // only what is shown, so a click never grants more than the person meant.
 import { useId, useState } from 'react';
 import { NEW_GRANT_MODE, type GrantMode } from '../../../shared/domain.js';
 import type { HostError } from '../../../shared/result.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import { GrantSample, ModeSample } from './grant-toggle.js';
 import { SearchIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
 import type { RootSort } from './matrix-view.js';
@@ -95,32 +94,6 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
             </span>
           )}
         </div>
-        <ul className="legend" aria-label={t('matrix.legend')}>
-          <li>
-            <GrantSample look="on" />
-            {t('matrix.legendOn')}
-          </li>
-          <li>
-            <GrantSample look="hidden" />
-            {t('matrix.legendHidden')}
-          </li>
-          <li>
-            <GrantSample look="off" />
-            {t('matrix.legendOff')}
-          </li>
-          <li>
-            <ModeSample look="rw" text={t('grantMode.shortReadWrite')} />
-            {t('matrix.legendReadWrite')}
-          </li>
-          <li>
-            <ModeSample look="ro" text={t('grantMode.shortReadOnly')} />
-            {t('matrix.legendReadOnly')}
-          </li>
-          <li>
-            <ModeSample look="ro-advisory" text={`${t('grantMode.shortReadOnly')}*`} />
-            {t('matrix.legendAdvisory')}
-          </li>
-        </ul>
       </div>
       <p className="matrix-toolbar__count muted" role="status">
         {narrowed ? t('matrix.showing', { roots: props.shownRoots, totalRoots: props.totalRoots, servers: props.shownServers, totalServers: props.totalServers }) : ''}

@@ -9,7 +9,7 @@ export interface PreferenceSelectProps<K extends keyof Settings> {
   setting: K;
   value: Settings[K];
   label: string;
-  /** Stands for the label where the window is too narrow for its words (the label stays for screen readers). */
+  /** Beside the label's words in a wide window (a narrow one shows the words alone, above the select). */
   icon: ReactNode;
   options: { value: Settings[K]; label: string; lang?: string }[];
 }
