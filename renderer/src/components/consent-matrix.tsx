@@ -7,8 +7,10 @@ import { callSafely } from '../call-safely.js';
 import { useHost } from '../host-context.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useFirstPaintDone } from '../use-first-paint.js';
+import { useElementHeight } from '../use-element-height.js';
 import { useGrantIndex } from '../use-host-state.js';
 import { grantKey, usePendingGrants } from '../use-pending-grants.js';
+import { useShortWindow } from '../use-short-window.js';
 import { useVirtualRows } from '../use-virtual-rows.js';
 import { InlineError } from './inline-error.js';
 import { MatrixHeader } from './matrix-header.js';
@@ -22,7 +24,10 @@ import { SENSITIVE_WARNING } from './sensitive-words.js';
 import { rootRows, serverColumns, type RootSort } from './matrix-view.js';
 import { offerUndo } from '../undo-offer.js';
 
+/** A folder row's height in matrix.css; short windows draw it slimmer to keep six rows on first sight. */
 const ROW_HEIGHT = 40;
+const SHORT_ROW_HEIGHT = 36;
+/** The two header rows before they are measured (server names may wrap to more lines). */
 const HEAD_HEIGHT = 112;
 const OVERSCAN_ROWS = 6;
 /** --rowhead and --col in matrix.css. */
@@ -75,7 +80,9 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   // fit in the window (the scroller is narrower, so this never falls short). Right after it is
   // painted every column is rendered: columns are not virtualized, so each cell stays findable.
   const painted = useFirstPaintDone();
-  const { start, end, padTop, padBottom, scrollToRow } = useVirtualRows(scrollRef, visibleRoots.length, ROW_HEIGHT, HEAD_HEIGHT, painted ? OVERSCAN_ROWS : 0);
+  const rowHeight = useShortWindow() ? SHORT_ROW_HEIGHT : ROW_HEIGHT;
+  const headHeight = useElementHeight(gridRef, '.matrix__head', HEAD_HEIGHT);
+  const { start, end, padTop, padBottom, scrollToRow } = useVirtualRows(scrollRef, visibleRoots.length, rowHeight, headHeight, painted ? OVERSCAN_ROWS : 0);
   const shownServers = useMemo(
     () => (painted ? visibleServers : visibleServers.slice(0, Math.ceil(Math.max(0, window.innerWidth - ROWHEAD_WIDTH) / COLUMN_WIDTH))),
     [painted, visibleServers],
@@ -101,7 +108,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const from = parseCellKey((event.target as HTMLElement).dataset.cell);
     if (!from) return;
-    const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEAD_HEIGHT) / ROW_HEIGHT) - 1);
+    const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - headHeight) / rowHeight) - 1);
     const next = moveCell(event.key, event.ctrlKey || event.metaKey, from, rowCount, colCount, pageRows);
     if (!next) return;
     event.preventDefault();
@@ -257,7 +264,8 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
           />
         )}
       </div>
-      <div ref={scrollRef} className="matrix__scroll">
+      {/* Keyboard focus scrolls cells into view clear of the sticky header, however tall it is drawn. */}
+      <div ref={scrollRef} className="matrix__scroll" style={{ scrollPaddingTop: headHeight }}>
         <div
           ref={gridRef}
           role="grid"
