@@ -133,7 +133,7 @@ export const de: Dictionary = {
   'matrix.filterLabel': 'Ordner filtern',
   'matrix.filterPlaceholder': 'Ordner: Name oder Pfad',
   'matrix.bulkGroup': 'Mehrere auf einmal ändern',
-  'matrix.selectHint': 'Wähle Zeilen oder Spalten an ihren runden Markierungen aus, um viele auf einmal freizugeben oder die Freigabe zu beenden.',
+  'matrix.selectHint': 'Runde Markierungen wählen Zeilen oder Spalten: so gibst du viele auf einmal frei oder beendest ihre Freigabe.',
   'matrix.nFolders': { one: '{count} Ordner', other: '{count} Ordner' },
   'matrix.allFolders': { one: 'der {count} Ordner', other: 'alle {count} Ordner' },
   'matrix.nServers': { one: '{count} Server', other: '{count} Server' },
