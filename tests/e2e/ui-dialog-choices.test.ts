@@ -85,8 +85,7 @@ describe('dialogs that say what they will do', () => {
       const overflow = await dialog.evaluate((element) => ({ down: element.scrollHeight - element.clientHeight, across: element.scrollWidth - element.clientWidth }));
       expect(overflow, `the dialog's own overflow, its body scrolled to the ${end}`).toEqual({ down: 0, across: 0 });
     }
-    await body.evaluate((element) => element.scrollTo({ top: 0 }));
-    await lookEverywhere(page, 'dialog-use-with-preview', { sizes: SCREEN_SIZES });
+    await lookEverywhere(page, 'dialog-use-with-preview', { sizes: SCREEN_SIZES, inView: () => dialog.getByRole('heading', { name: 'What will be written' }).scrollIntoViewIfNeeded() });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
