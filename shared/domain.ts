@@ -87,6 +87,10 @@ export type ThemePreference = 'system' | 'light' | 'dark';
 export interface Settings {
   locale: Locale;
   theme: ThemePreference;
+  /** The newest file-record entries kept per server (shared/file-record.ts RECORD_BOUNDS); absent: the default. */
+  recordEntries?: number | undefined;
+  /** The days a file-record entry is kept; absent: the default. */
+  recordDays?: number | undefined;
 }
 
 /**

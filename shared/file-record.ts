@@ -3,6 +3,41 @@
 // folds a record into its net changes.
 import type { DiffLine } from './import-types.js';
 
+/**
+ * How much of each server's record is kept: two settings (Settings.recordEntries, recordDays), each
+ * with its default and the range it must keep to. The minimums keep a record worth reviewing; the
+ * maximums keep its file small enough to read whole (~100 bytes an entry: 10 MB at 100,000).
+ */
+export const RECORD_BOUNDS = {
+  recordEntries: { min: 100, max: 100_000, default: 10_000 },
+  recordDays: { min: 1, max: 365, default: 30 },
+} as const;
+
+export type RecordBoundName = keyof typeof RECORD_BOUNDS;
+
+/** The bounds a record is trimmed to: the newest `entries` within `days` days. */
+export interface FileRecordBounds {
+  entries: number;
+  days: number;
+}
+
+/** The bounds in force for these settings: each default where not set, or where out of its range (a record is never cut by a bad value). */
+export function recordBounds(settings: { recordEntries?: number | undefined; recordDays?: number | undefined } | undefined): FileRecordBounds {
+  const value = (name: RecordBoundName) => {
+    const set = settings?.[name];
+    return set !== undefined && recordBoundProblem(name, set) === undefined ? set : RECORD_BOUNDS[name].default;
+  };
+  return { entries: value('recordEntries'), days: value('recordDays') };
+}
+
+/** Why a value cannot be this bound, in English (the schema and the UI both say it), or undefined when it can. */
+export function recordBoundProblem(name: RecordBoundName, value: unknown): string | undefined {
+  const { min, max } = RECORD_BOUNDS[name];
+  const what = name === 'recordEntries' ? 'The entries kept per server' : 'The days kept';
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) return `${what} must be a whole number from ${min} to ${max} (${name})`;
+  return undefined;
+}
+
 export type FileOp = 'create' | 'mkdir' | 'write' | 'truncate' | 'rename' | 'delete' | 'rmdir' | 'chmod' | 'symlink' | 'link';
 
 /** One operation, done or refused. `audit --json` prints these (time as an ISO string). */

@@ -1,6 +1,7 @@
 // The persisted registry's shape, written once in zod. The JSON schema the store validates with is
 // derived from it (z.toJSONSchema), so the two can never drift apart.
 import { z } from 'zod';
+import { RECORD_BOUNDS, recordBoundProblem, type RecordBoundName } from './file-record.js';
 import { MAX_ALLOWED_HOSTS, parseHostPattern } from './host-patterns.js';
 import { PROTECTED_NAMES } from './protected-names.js';
 import { LIMIT_NAMES, LIMIT_RANGES, type ServerLimitName } from './server-limits.js';
@@ -102,9 +103,19 @@ export const serverRecordSchema = z.object({
 
 export const grantModeSchema = z.enum(['read-write', 'read-only']);
 
+/** A bound of the file record: a whole number within its range (file-record.ts), so the file's JSON schema holds it too. */
+const recordBound = (name: RecordBoundName) => {
+  const { min, max } = RECORD_BOUNDS[name];
+  const words = recordBoundProblem(name, Number.NaN) as string;
+  return z.number(words).int(words).min(min, words).max(max, words);
+};
+
 export const settingsSchema = z.object({
   locale: z.enum(['system', 'en', 'zh-CN', 'de']),
   theme: z.enum(['system', 'light', 'dark']),
+  // Absent: the default. Optional, so a registry written before them needs no migration.
+  recordEntries: recordBound('recordEntries').optional(),
+  recordDays: recordBound('recordDays').optional(),
 });
 
 export const registrySchema = z.object({

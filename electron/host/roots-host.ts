@@ -7,7 +7,7 @@
 // The CLI and the proxy use only the parts they need (registry-commands.ts, run-proxy.ts).
 import os from 'node:os';
 import type { NetworkRecordRow } from '../../shared/network-record.js';
-import { netChanges, type FileDiff, type ServerChanges } from '../../shared/file-record.js';
+import { netChanges, recordBounds, type FileDiff, type ServerChanges } from '../../shared/file-record.js';
 import { fileDiff } from './audit-diff.js';
 import { recordEntries } from './history-records.js';
 import { sensitiveFolder } from './sandbox/sensitive-folders.js';
@@ -119,6 +119,7 @@ export class RootsHost extends EventEmitter<HostEvents> {
     this.tracker = new ExposureTracker({ ...(options.monitor ? { monitor: options.monitor } : {}) });
     this.connections = new AppConnections(this.connectionHooks, {
       dataDir: options.configDir,
+      recordBounds: () => recordBounds(this.model.current.settings),
       ...options.connection,
       secrets: options.secrets,
       ...(options.runServers === false ? { dormant: true } : {}),

@@ -8,6 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { quote } from 'shell-quote';
 import { config as zodConfig } from 'zod';
 import type { ChangeForecast, Registry, ServerRecord } from '../../shared/domain.js';
+import { recordBounds } from '../../shared/file-record.js';
 import { toHostError } from '../../shared/result.js';
 import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
@@ -115,7 +116,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     {
       exposure: () => tracker.get(serverId),
       openUpstream: (handlers) =>
-        openUpstream(running, tracker.get(serverId).folders, handlers, stderr, { dataDir: options.configDir }, (text) => {
+        openUpstream(running, tracker.get(serverId).folders, handlers, stderr, { dataDir: options.configDir, recordBounds: () => recordBounds(model.current.settings) }, (text) => {
           if (text) log(text);
           status.update({ preparing: text });
         }),

@@ -7,15 +7,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fileRecordFiles, readFileRecord } from '../../electron/host/sandbox/audit/file-record.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { runCli } from '../support/cli.js';
-import { openFuseDevice, removeTempDirs, tempDir } from '../support/index.js';
+import { anyPathServer } from '../support/confined-client.js';
+import { addConnectedServer, callText, dispatch, startHost, stopHosts } from '../support/host-harness.js';
+import { openFuseDevice, removeTempDirs, tempDir, waitFor } from '../support/index.js';
 
 const support = await probeSandbox();
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const isRoot = process.getuid?.() === 0;
 
-afterEach(() => removeTempDirs());
+afterEach(async () => {
+  await stopHosts();
+  removeTempDirs();
+});
 
 async function world(mode: 'confine' | 'app' | 'proxy', as: 'self' | 'nobody'): Promise<{ base: string; facts: Record<string, unknown> }> {
   const base = tempDir(`file-record-${mode}-`);
@@ -107,4 +113,51 @@ describe.runIf(support.kind === 'bwrap' && support.view?.available)('the record 
       );
     }, 120_000);
   }
+});
+
+describe.runIf(support.kind === 'bwrap' && support.view?.available)("the record's bounds are settings", () => {
+  it('a running server is trimmed to the setting once it changes; a bad value is refused with why, and cuts nothing', async () => {
+    const configDir = tempDir('file-record-bounds-');
+    const project = tempDir('file-record-bounds-project-');
+    const host = await startHost({ configDir });
+    const rootId = (await host.addRoots([project])).added[0]!.id;
+    const serverId = await addConnectedServer(host, 'bounded', anyPathServer());
+    // 150 entries already kept (this minute's: no age bound takes them), as a previous run left them.
+    const file = fileRecordFiles(configDir, serverId).entries;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const now = Date.now();
+    fs.writeFileSync(file, Array.from({ length: 150 }, (_, i) => JSON.stringify({ time: now - 60_000 + i, op: 'create', path: `/seed/${i}` })).join('\n') + '\n');
+    await host.setGrants([serverId], [rootId], true, 'read-write');
+    const write = async (name: string) => {
+      await waitFor(async () => (await callText(host, serverId, 'write', { path: path.join(project, name), content: name }).catch(() => '')) === 'written', { what: `${name} written`, timeoutMs: 30_000 });
+      await waitFor(() => readFileRecord(configDir, serverId).some((entry) => entry.path === path.join(project, name)), { what: `${name} recorded`, timeoutMs: 30_000 });
+    };
+
+    // The defaults (10,000 entries, 30 days): all 150 stay.
+    await write('a.txt');
+    expect(readFileRecord(configDir, serverId).length).toBeGreaterThan(150);
+
+    // Set to 100 while it runs: its next entries trim the record to the newest 100.
+    expect(await dispatch(host, 'settings.update', { recordEntries: 100 })).toEqual({ ok: true, value: null });
+    await write('b.txt');
+    const trimmed = readFileRecord(configDir, serverId);
+    expect(trimmed).toHaveLength(100);
+    expect(trimmed.at(-1)?.path.startsWith(path.join(project, 'b.txt'))).toBe(true);
+    expect(trimmed.some((entry) => entry.path === '/seed/0')).toBe(false);
+
+    // A value out of range is refused with its range, the setting stays, and the record loses nothing.
+    for (const bad of [5, 100_001, 2.5, -1]) {
+      const refused = await dispatch(host, 'settings.update', { recordEntries: bad });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+      expect(refused.ok ? '' : refused.error.message).toContain('The entries kept per server must be a whole number from 100 to 100000');
+    }
+    const badDays = await dispatch(host, 'settings.update', { recordDays: 0 });
+    expect(badDays.ok ? '' : badDays.error.message).toContain('The days kept must be a whole number from 1 to 365');
+    expect(host.getState().settings).toMatchObject({ recordEntries: 100 });
+    expect(host.getState().settings.recordDays).toBeUndefined();
+    const onDisk = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')) as { settings: Record<string, unknown> };
+    expect(onDisk.settings).toMatchObject({ recordEntries: 100 });
+    await write('c.txt');
+    expect(readFileRecord(configDir, serverId).length).toBeGreaterThanOrEqual(100);
+  }, 120_000);
 });

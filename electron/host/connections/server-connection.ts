@@ -3,6 +3,7 @@
 // backoff, and keep a bounded activity log.
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { ActivityEntry, ActivityKind, ChangeForecast, ChangeSource, InboundLimitation, ServerFailure, ServerRecord, ServerStatus, WireRoot } from '../../../shared/domain.js';
+import type { FileRecordBounds } from '../../../shared/file-record.js';
 import { CodedError } from '../../../shared/result.js';
 import { ActivityLog, type ActivityDetail } from './activity-log.js';
 import { injectRoots, usesRootPlaceholders } from '../launch/argument-injection.js';
@@ -59,6 +60,8 @@ export interface ConnectionOptions {
   dataDir?: string;
   /** Tests: the sandbox probe to use instead of this process's. */
   sandboxSupport?: SandboxSupport;
+  /** The file record's bounds as the settings say now (audit/file-record.ts). */
+  recordBounds?: () => FileRecordBounds;
   /** How long a restart waits for running tool calls (DRAIN_LIMIT_MS; tests shorten it). */
   drainLimitMs?: number;
 }
@@ -452,6 +455,7 @@ export class ServerConnection {
     const preparation = await prepareConnectionStart(this.record, transportConfig, exposure.folders, {
       dataDir: this.options.dataDir ?? process.cwd(),
       support: this.options.sandboxSupport,
+      recordBounds: this.options.recordBounds,
       onNetworkRefused: (line) => this.addActivity('info', { code: 'network-refused', params: { detail: line.replace(/^refused /, '') } }),
     }).finally(() => {
       if (packageLine && generation === this.generation) this.setStatus({ preparing: undefined });

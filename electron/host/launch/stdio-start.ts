@@ -2,6 +2,7 @@
 // OS sandbox", for the app's connections and for `mcp-roots proxy` alike. A server whose sandbox is
 // on but cannot be prepared is not started at all (never quietly unconfined).
 import type { ServerRecord, TransportConfig } from '../../../shared/domain.js';
+import type { FileRecordBounds } from '../../../shared/file-record.js';
 import type { ServerConfinement } from '../../../shared/sandbox.js';
 import { CONTAINER_CONFINEMENT, isContainerRun, withContainerMounts } from './docker-mounts.js';
 import type { ExposedFolder } from '../access/exposure.js';
@@ -24,6 +25,8 @@ export interface StartOptions {
   support?: SandboxSupport | undefined;
   /** A destination its allowed hosts refused, once each (the proxy's stderr; the app's activity log). */
   onNetworkRefused?: ((line: string) => void) | undefined;
+  /** The file record's bounds as the settings say now (read at each trim): a change applies to a running server. */
+  recordBounds?: (() => FileRecordBounds) | undefined;
 }
 
 const REMOTE: ServerConfinement = {
@@ -67,6 +70,7 @@ export async function prepareStart(
     onNetworkRefused: options.onNetworkRefused,
     limits: record.limits,
     support: options.support,
+    recordBounds: options.recordBounds,
   });
   const { kind, reasonCode, reason } = confined.enforcement;
   if (kind === 'none' || reasonCode !== 'ok') {

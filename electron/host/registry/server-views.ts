@@ -16,8 +16,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { GrantMode, Registry, RootId, RootRecord, ServerId, ServerRecord } from '../../../shared/domain.js';
-import { grantModeSchema, rootRecordSchema, SCHEMA_VERSION, serverRecordSchema } from '../../../shared/registry-schema.js';
+import type { GrantMode, Registry, RootId, RootRecord, ServerId, ServerRecord, Settings } from '../../../shared/domain.js';
+import { grantModeSchema, rootRecordSchema, SCHEMA_VERSION, serverRecordSchema, settingsSchema } from '../../../shared/registry-schema.js';
 import { type FileSignature, readRegistryText, sameSignature } from './registry-file.js';
 
 export const VIEWS_INDEX_FILE = 'server-views.json';
@@ -29,6 +29,8 @@ export interface ServerView {
   server: ServerRecord;
   grants: Record<RootId, GrantMode>;
   roots: RootRecord[];
+  /** The file record's bounds, where set (the proxy trims its server's record to them); absent: the defaults. */
+  record?: Pick<Settings, 'recordEntries' | 'recordDays'> | undefined;
 }
 
 const signatureSchema = z.object({ ino: z.number(), size: z.number(), mtimeMs: z.number(), ctimeMs: z.number() });
@@ -41,7 +43,12 @@ const indexSchema = z.object({
 const viewFileSchema = z.object({
   format: z.literal(FORMAT),
   hash: z.string(),
-  view: z.object({ server: serverRecordSchema, grants: z.record(z.string(), grantModeSchema), roots: z.array(rootRecordSchema) }),
+  view: z.object({
+    server: serverRecordSchema,
+    grants: z.record(z.string(), grantModeSchema),
+    roots: z.array(rootRecordSchema),
+    record: settingsSchema.pick({ recordEntries: true, recordDays: true }).optional(),
+  }),
 });
 
 export type ViewsIndex = z.infer<typeof indexSchema>;
@@ -92,7 +99,7 @@ export function registryOfView(view: ServerView | undefined): Registry {
     roots: view?.roots ?? [],
     servers: view ? [view.server] : [],
     grants: view ? { [view.server.id]: view.grants } : {},
-    settings: { locale: 'system', theme: 'system' },
+    settings: { locale: 'system', theme: 'system', ...view?.record },
   };
 }
 
@@ -101,7 +108,10 @@ export function viewOf(registry: Registry, serverId: ServerId): ServerView | und
   const server = registry.servers.find((candidate) => candidate.id === serverId);
   if (!server) return undefined;
   const grants = registry.grants[serverId] ?? {};
-  return { server, grants, roots: grantedRoots(registry.roots, grants) };
+  // Only where set: a view (and its hash) stays as it was for whoever keeps the defaults.
+  const { recordEntries, recordDays } = registry.settings;
+  const record = recordEntries !== undefined || recordDays !== undefined ? { record: { ...(recordEntries !== undefined ? { recordEntries } : {}), ...(recordDays !== undefined ? { recordDays } : {}) } } : {};
+  return { server, grants, roots: grantedRoots(registry.roots, grants), ...record };
 }
 
 function grantedRoots(roots: readonly RootRecord[], grants: Readonly<Record<RootId, GrantMode>>): RootRecord[] {

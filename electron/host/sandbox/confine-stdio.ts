@@ -56,6 +56,7 @@ import { helperBinary } from './view/helper-binary.js';
 import { EgressGuard } from './egress/egress-guard.js';
 import { findNft } from './egress/netns-nft.js';
 import { NetworkRecord, networkRecordFile } from './egress/network-record.js';
+import type { FileRecordBounds } from '../../../shared/file-record.js';
 import { FileRecord } from './audit/file-record.js';
 import { viewRules } from './view/view-rules.js';
 import type { LiveRestartReason } from '../../../shared/activity-event.js';
@@ -82,6 +83,8 @@ export interface ConfineOptions {
   serverName?: string | undefined;
   /** Record what it does in its grants (with a file view: audit/file-record.ts). Default on; the bench measures it off. */
   recordFiles?: boolean | undefined;
+  /** The record's bounds now (the settings, read at each trim); default: RECORD_BOUNDS' defaults. */
+  recordBounds?: (() => FileRecordBounds) | undefined;
   roots: readonly GrantedFolder[];
   /** The app's data folder (the registry's config dir): private folders and packages live below it. */
   dataDir: string;
@@ -354,7 +357,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     PlaceholderJournal.for(dataDir);
     const stage = fs.realpathSync(ensureFolder(defaults.stage));
     // What it does in its grants, as its view reports it (audit/file-record.ts); a build step has none.
-    const record = options.serverId.startsWith('build-') || options.recordFiles === false ? undefined : new FileRecord(dataDir, options.serverId);
+    const record = options.serverId.startsWith('build-') || options.recordFiles === false ? undefined : new FileRecord(dataDir, options.serverId, options.recordBounds);
     fileRecord = record;
     const plan = planBwrap({ ...planned, view: { stage, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } });
     const described = identify(plan.descriptors);

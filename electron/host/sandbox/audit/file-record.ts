@@ -2,16 +2,15 @@
 // from every server): one line of JSON per operation in `<data>/audit/<server>.jsonl`, and reads
 // summed per file in `<server>.reads.json`. Written by the process that runs the server (the app or
 // a proxy) as the view reports it, a quarter second at a time, off the server's path: a file
-// operation never waits for the record. Bounded: the newest FILE_RECORD_ENTRIES entries within
-// FILE_RECORD_DAYS days. A full disk loses entries, never the registry.
+// operation never waits for the record. Bounded: the newest entries within some days, both settings
+// (shared/file-record.ts RECORD_BOUNDS), read at each trim so a change applies to a running server.
+// A full disk loses entries, never the registry.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileReadSummary, FileRecordEntry } from '../../../../shared/file-record.js';
+import { recordBounds, type FileReadSummary, type FileRecordBounds, type FileRecordEntry } from '../../../../shared/file-record.js';
 import type { ViewAuditEvent } from '../view/view-protocol.js';
 
-export const FILE_RECORD_ENTRIES = 10_000;
-export const FILE_RECORD_DAYS = 30;
 /**
  * Prior versions kept for diffs: the view keeps a file's content before the server's first change
  * when the file is at most 256 KiB (view.c AUDIT_KEEP_FILE); the app keeps at most this much of
@@ -81,6 +80,8 @@ export class FileRecord {
   private readonly files: { entries: string; reads: string };
   private lines: number | undefined;
   private priorBytes: number | undefined;
+  /** The bounds of the last trim: a change of the settings trims again at the next append. */
+  private trimmedTo: FileRecordBounds | undefined;
   private readonly reads = new Map<string, FileReadSummary>();
   private readsTimer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -88,7 +89,8 @@ export class FileRecord {
   constructor(
     readonly dataDir: string,
     readonly serverId: string,
-    private readonly bounds = { entries: FILE_RECORD_ENTRIES, days: FILE_RECORD_DAYS },
+    /** The bounds in force now (the settings as they are at each trim). */
+    private readonly bounds: () => FileRecordBounds = () => recordBounds(undefined),
   ) {
     this.files = fileRecordFiles(dataDir, serverId);
   }
@@ -131,9 +133,11 @@ export class FileRecord {
         this.lines ??= readFileRecord(this.dataDir, this.serverId).length;
         await fs.promises.appendFile(this.files.entries, text, { mode: 0o600 });
         this.lines += entries.length;
-        // Trimmed in steps, not at every append: a fifth over the bound, and at this process's first
-        // append (what aged past its days while nothing ran goes then).
-        if (first || this.lines > this.bounds.entries * 1.2) await this.trim();
+        // Trimmed in steps, not at every append: a fifth over the bound, at this process's first
+        // append (what aged past its days while nothing ran goes then), and after the bounds changed.
+        const bounds = this.bounds();
+        const changed = this.trimmedTo !== undefined && (bounds.entries !== this.trimmedTo.entries || bounds.days !== this.trimmedTo.days);
+        if (first || changed || this.lines > bounds.entries * 1.2) await this.trim(bounds);
       } catch {
         // A full disk or a removed data folder: these entries are lost, nothing else.
       }
@@ -141,10 +145,11 @@ export class FileRecord {
   }
 
   /** Keeps the newest entries within the bounds (another process may append meanwhile: its lines after the read are kept). */
-  private async trim(): Promise<void> {
-    const oldest = Date.now() - this.bounds.days * DAY_MS;
+  private async trim(bounds: FileRecordBounds): Promise<void> {
+    this.trimmedTo = bounds;
+    const oldest = Date.now() - bounds.days * DAY_MS;
     const all = readFileRecord(this.dataDir, this.serverId);
-    const kept = all.filter((entry) => entry.time >= oldest).slice(-this.bounds.entries);
+    const kept = all.filter((entry) => entry.time >= oldest).slice(-bounds.entries);
     if (kept.length === all.length) return;
     const partial = `${this.files.entries}.${process.pid}.tmp`;
     await fs.promises.writeFile(partial, kept.map((entry) => JSON.stringify(entry)).join('\n') + (kept.length ? '\n' : ''), { mode: 0o600 });
@@ -178,7 +183,7 @@ export class FileRecord {
       merged.set(file, onDisk && onDisk.last > row.last ? onDisk : { ...row, first: Math.min(row.first, onDisk?.first ?? row.first) });
     }
     this.reads.clear();
-    const oldest = Date.now() - this.bounds.days * DAY_MS;
+    const oldest = Date.now() - this.bounds().days * DAY_MS;
     const rows = [...merged.values()].filter((row) => row.last >= oldest).sort((a, b) => b.last - a.last).slice(0, READ_ROWS);
     try {
       fs.mkdirSync(path.dirname(this.files.reads), { recursive: true, mode: 0o700 });

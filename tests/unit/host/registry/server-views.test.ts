@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RegistryEditor } from '../../../../electron/host/registry/registry-commands.js';
 import { signatureOf } from '../../../../electron/host/registry/registry-file.js';
 import { CONFIG_FILE, parseRegistry } from '../../../../electron/host/registry/registry-store.js';
-import { readServerView, readViewsIndex, viewFileName, viewOf, viewPath, VIEWS_DIR, VIEWS_INDEX_FILE } from '../../../../electron/host/registry/server-views.js';
+import { readServerView, readViewsIndex, registryOfView, viewFileName, viewOf, viewPath, VIEWS_DIR, VIEWS_INDEX_FILE } from '../../../../electron/host/registry/server-views.js';
 import { removeTempDirs, tempDir } from '../../../support/index.js';
 
 afterEach(() => removeTempDirs());
@@ -98,6 +98,17 @@ describe('server views', () => {
     expect(readViewsIndex(configDir)?.index.source).toEqual(signatureOf(file));
     expect(readServerView(configDir, one)?.view.server.name).toBe('renamed-by-hand');
     expect(fs.readdirSync(path.join(configDir, VIEWS_DIR)).sort()).toEqual([viewFileName(one), viewFileName(two)].sort());
+  });
+
+  it("carries the file record's bounds where set, so a proxy trims its server's record as the settings say", async () => {
+    const configDir = tempDir('views-');
+    const { one } = await seed(configDir);
+    const before = fs.readFileSync(viewPath(configDir, one), 'utf8');
+    expect(readServerView(configDir, one)?.view.record).toBeUndefined();
+    await edit(configDir, (editor) => editor.updateSettings({ recordEntries: 500, recordDays: 7 }));
+    expect(readServerView(configDir, one)?.view.record).toEqual({ recordEntries: 500, recordDays: 7 });
+    expect(registryOfView(readServerView(configDir, one)?.view).settings).toMatchObject({ recordEntries: 500, recordDays: 7 });
+    expect(fs.readFileSync(viewPath(configDir, one), 'utf8')).not.toBe(before);
   });
 
   it('names a view file after its server id safely, and apart for ids that differ only in unsafe characters', () => {

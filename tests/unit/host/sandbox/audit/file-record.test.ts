@@ -6,14 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FileRecord, fileRecordFiles, readFileReads, readFileRecord } from '../../../../../electron/host/sandbox/audit/file-record.js';
 import { AUDIT_OPS, FrameReader } from '../../../../../electron/host/sandbox/view/view-protocol.js';
 import { parseSince } from '../../../../../electron/cli/commands/audit-command.js';
+import { recordBounds } from '../../../../../shared/file-record.js';
 import { removeTempDirs, tempDir } from '../../../../support/index.js';
+
+const DAY = 24 * 60 * 60 * 1000;
 
 afterEach(() => removeTempDirs());
 
 describe('the file record', () => {
   it('appends operations in order, sums reads per file, and keeps the newest within its bounds', async () => {
     const dataDir = tempDir('file-record-');
-    const record = new FileRecord(dataDir, 'srv', { entries: 10, days: 30 });
+    const record = new FileRecord(dataDir, 'srv', () => ({ entries: 10, days: 30 }));
     const now = Date.now();
     for (let i = 0; i < 14; i++) record.add([{ op: 'create', time: now + i, path: `/p/f${i}` }], 0);
     record.add([{ op: 'read', time: now, path: '/p/a', bytes: 10, reads: 2 }, { op: 'read', time: now + 5, path: '/p/a', bytes: 5, reads: 1 }], 2);
@@ -42,6 +45,33 @@ describe('the file record', () => {
     const lost = new FileRecord(blocked, 'srv');
     lost.add([{ op: 'create', time: Date.now(), path: '/p/x' }], 0);
     await expect(lost.flush()).resolves.toBeUndefined();
+  });
+
+  it('trims to the bounds as they are at each append: a lowered setting cuts the next time, an out-of-range one cuts nothing', async () => {
+    const dataDir = tempDir('file-record-');
+    const settings: { recordEntries?: number; recordDays?: number } = {};
+    const record = new FileRecord(dataDir, 'srv', () => recordBounds(settings));
+    const now = Date.now();
+    const add = (from: number, count: number) => {
+      for (let i = from; i < from + count; i++) record.add([{ op: 'create', time: now - 10 * DAY + i, path: `/p/f${i}` }], 0);
+    };
+    add(0, 300);
+    await record.flush();
+    expect(readFileRecord(dataDir, 'srv')).toHaveLength(300);
+    settings.recordEntries = 100;
+    add(300, 1);
+    await record.flush();
+    expect(readFileRecord(dataDir, 'srv').map((entry) => entry.path)).toEqual(Array.from({ length: 100 }, (_, i) => `/p/f${201 + i}`));
+    // A value the settings would refuse (here set past them, as a hand edit could): the default stands.
+    settings.recordEntries = 5;
+    add(301, 1);
+    await record.flush();
+    expect(readFileRecord(dataDir, 'srv')).toHaveLength(101);
+    // Days: the entries ten days old go once the setting keeps a week.
+    settings.recordDays = 7;
+    record.add([{ op: 'create', time: now, path: '/p/today' }], 0);
+    await record.flush();
+    expect(readFileRecord(dataDir, 'srv').map((entry) => entry.path)).toEqual(['/p/today']);
   });
 
   it("reads the helper's AUDIT frames, a refused operation with its rule", () => {
