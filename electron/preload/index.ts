@@ -16,6 +16,8 @@ export interface DesktopApi {
   pickFolders(options?: { title?: string }): Promise<string[]>;
   /** Paths of dropped File objects; files not backed by disk are left out. Pass an array, not a FileList. */
   pathsForFiles(files: readonly File[]): string[];
+  /** Opens the nearest folder of this absolute path that is there in the file manager; resolves to the folder opened. */
+  openFolder(path: string): Promise<string>;
 }
 
 export type RootsManagerApi = PreloadApi & { readonly desktop: DesktopApi };
@@ -56,6 +58,11 @@ const desktop: DesktopApi = {
       }
     }
     return paths;
+  },
+  async openFolder(path) {
+    const result = (await desktopCall('shell.openFolder', { path })) as Result<string>;
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value;
   },
 };
 

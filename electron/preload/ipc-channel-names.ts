@@ -8,7 +8,7 @@ import type { EventName } from '../../shared/contract.js';
  * With the shared contract's channels this is the whole IPC surface (tests/unit/electron/
  * ipc-handlers.test.ts proves it): a channel the renderer never calls is a privilege to remove.
  */
-export const desktopChannelNames = ['dialog.pickFolders'] as const;
+export const desktopChannelNames = ['dialog.pickFolders', 'shell.openFolder'] as const;
 export type DesktopChannel = (typeof desktopChannelNames)[number];
 
 /** The IPC channel a host event travels on (a prefix keeps it apart from invoke channels). */

@@ -2,6 +2,8 @@
 export interface DesktopExtras {
   pickFolders?: () => Promise<string[]>;
   pathsForFiles?: (files: File[]) => string[];
+  /** The file manager at this folder (the nearest one that is there); the browser shell has no such thing. */
+  openFolder?: (path: string) => Promise<string>;
 }
 
 export function desktopExtras(): DesktopExtras {

@@ -175,6 +175,7 @@ function createFakes() {
     shell: {
       openExternal: vi.fn(async (_url: string) => undefined),
       openPath: vi.fn(async (_path: string) => ''),
+      showItemInFolder: vi.fn((_path: string) => undefined),
     },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     safeStorage: {

@@ -9,6 +9,7 @@ vi.mock('electron', async () => (await import('./electron-mock.js')).electronMod
 import type { BrowserWindow, IpcMain } from 'electron';
 import { channels } from '../../../shared/contract.js';
 import { RootsHost } from '../../../electron/host/roots-host.js';
+import { folderToOpen } from '../../../electron/main/folder-to-open.js';
 import { registerContractHandlers, registerDesktopHandlers } from '../../../electron/main/ipc-handlers.js';
 import { desktopChannelNames } from '../../../electron/preload/ipc-channel-names.js';
 import { rendererLocation } from '../../../electron/main/renderer-location.js';
@@ -191,6 +192,28 @@ describe('desktop channels', () => {
 
   it('dialog.pickFolders answers [] when the user cancels', async () => {
     expect(await invokeHandler('dialog.pickFolders', trustedEvent(), {})).toEqual({ ok: true, value: [] });
+  });
+
+  it("shell.openFolder opens a changed file's folder, the nearest one there when it is gone, and never a file", async () => {
+    const base = fs.realpathSync(tempDir('mcp-roots-open-'));
+    fs.mkdirSync(path.join(base, 'src'));
+    fs.writeFileSync(path.join(base, 'src', 'run.sh'), '#!/bin/sh\n');
+    expect(await invokeHandler('shell.openFolder', trustedEvent(), { path: path.join(base, 'src', 'run.sh') })).toEqual({ ok: true, value: path.join(base, 'src') });
+    expect(await invokeHandler('shell.openFolder', trustedEvent(), { path: path.join(base, 'gone', 'deeper', 'x.txt') })).toEqual({ ok: true, value: base });
+    expect(electronMock.shell.openPath.mock.calls).toEqual([[path.join(base, 'src')], [base]]);
+    // A symlink at the end is not followed: its folder opens, not where it points.
+    fs.symlinkSync('/etc', path.join(base, 'src', 'link'));
+    expect(await invokeHandler('shell.openFolder', trustedEvent(), { path: path.join(base, 'src', 'link') })).toEqual({ ok: true, value: path.join(base, 'src') });
+    expect(await invokeHandler('shell.openFolder', trustedEvent(), { path: 'relative/x' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(electronMock.shell.openPath).toHaveBeenCalledTimes(3);
+  });
+
+  it('shell.openFolder shows a macOS bundle in its parent instead of opening (launching) it', () => {
+    const base = fs.realpathSync(tempDir('mcp-roots-open-'));
+    fs.mkdirSync(path.join(base, 'Tool.app', 'Contents'), { recursive: true });
+    fs.writeFileSync(path.join(base, 'Tool.app', 'Contents', 'Info.plist'), '<plist/>');
+    expect(folderToOpen(path.join(base, 'Tool.app', 'gone.txt'), 'darwin')).toEqual({ how: 'reveal', path: path.join(base, 'Tool.app') });
+    expect(folderToOpen(path.join(base, 'Tool.app', 'gone.txt'), 'linux')).toEqual({ how: 'open', path: path.join(base, 'Tool.app') });
   });
 });
 

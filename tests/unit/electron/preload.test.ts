@@ -38,6 +38,7 @@ describe('window.rootsManager', () => {
       ...eventNames.map((name) => `on.${name}`),
       'desktop.pickFolders',
       'desktop.pathsForFiles',
+      'desktop.openFolder',
     ];
     expect(functionPaths(api).sort()).toEqual(expected.sort());
   });
