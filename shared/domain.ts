@@ -273,6 +273,8 @@ export interface ServerStatus {
    */
   preparing?: { since: number; command: string } | undefined;
   pid?: number | undefined;
+  /** When its current process (or its last, once stopped) was started: "Changes by this server" since then. */
+  startedAt?: number | undefined;
 }
 
 /**

@@ -493,6 +493,8 @@ export class ServerConnection {
       return;
     }
     this.built = built;
+    // Its process starts now (the transport spawns it as the session opens): what it changes from here is "since it started".
+    this.setStatus({ startedAt: Date.now() });
     this.session.reset();
     if (built.stderr) {
       this.sandbox.readStderr(built.stderr, this.record.transport, (shown) => {
