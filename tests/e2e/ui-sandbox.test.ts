@@ -177,6 +177,66 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     await capture('history-files');
   });
 
+  it("shows the changes since the server's process started, offers no Open folder it cannot do in a browser, and sets how much is kept", async () => {
+    session = await startUiSession({ viewport: { width: 1280, height: 800 } });
+    const { page, host } = session;
+    const project = tempDir('mcp-roots-since-');
+    const [root] = (await host.addRoots([project])).added;
+    const server = await host.addServer({ name: 'restarted', transport: anyPathServer(), enabled: true, sharing: true, network: false });
+    await host.setGrants([server.id], [root!.id], true, 'read-write');
+    await waitVerified(host, server.id);
+    if (serverView(host, server.id).status.confinement?.grants !== 'view') return;
+    await page.getByRole('tab', { name: /Servers/ }).click();
+    const panel = page.getByRole('region', { name: 'Changes by this server' });
+    await panel.getByText('No file created, changed or deleted in its folders.').waitFor();
+    // One change by its first process, then a restart, then one by the new process.
+    await host.callTool(server.id, 'write', { path: path.join(project, 'before.txt'), content: 'first run\n' });
+    const firstStart = serverView(host, server.id).status.startedAt;
+    expect(firstStart).toBeGreaterThan(0);
+    await panel.getByText('before.txt').waitFor({ timeout: 30_000 });
+    await host.reconnect(server.id);
+    await waitFor(() => (serverView(host, server.id).status.startedAt ?? 0) > firstStart!, { what: 'a new process', timeoutMs: 30_000 });
+    await waitVerified(host, server.id);
+    await host.callTool(server.id, 'write', { path: path.join(project, 'after.txt'), content: 'second run\n' });
+    await panel.getByText('after.txt').waitFor({ timeout: 30_000 });
+
+    const since = panel.getByLabel('Since', { exact: true });
+    const started = serverView(host, server.id).status.startedAt!;
+    const startedOption = since.locator('option[value="started"]');
+    expect(await startedOption.isDisabled()).toBe(false);
+    expect(await startedOption.textContent()).toMatch(/^it started \(\d\d:\d\d:\d\d( [AP]M)?\)$/);
+    await since.selectOption('started');
+    // Only what the current process did: the first run's file is not among them.
+    await waitFor(async () => (await panel.getByText('before.txt').count()) === 0, { what: 'the first run left out', timeoutMs: 10_000 });
+    expect(await panel.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/^Created\s+after\.txt/)]);
+    expect(started).toBeGreaterThan(firstStart!);
+    // The browser shell has no file manager to open: no button says it does (the heading is the path, to copy).
+    expect(await panel.getByRole('button', { name: /Open folder/ }).count()).toBe(0);
+    await panel.getByRole('heading', { name: project }).waitFor();
+    await capture('server-changes-since-started', () => panel.scrollIntoViewIfNeeded());
+
+    // How much is kept: said under the list, changed there within its range.
+    await since.selectOption('all');
+    await panel.getByText('before.txt').waitFor();
+    expect(await since.locator('option[value="all"]').textContent()).toBe('everything kept (30 days)');
+    await panel.getByText('Kept for each server: the newest 10,000 operations within 30 days.').waitFor();
+    await panel.getByRole('button', { name: 'Change', exact: true }).click();
+    const entries = panel.getByLabel('Operations kept per server', { exact: true });
+    await entries.fill('5');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByRole('alert').filter({ hasText: 'A whole number from 100 to 100,000.' }).waitFor();
+    expect(registryFile(host)).not.toHaveProperty('settings.recordEntries');
+    await capture('record-bounds-refused', () => entries.scrollIntoViewIfNeeded());
+    await entries.fill('200');
+    await panel.getByLabel('Days kept', { exact: true }).fill('7');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Kept for each server: the newest 200 operations within 7 days.').waitFor();
+    expect((registryFile(host) as unknown as { settings: Record<string, unknown> }).settings).toMatchObject({ recordEntries: 200, recordDays: 7 });
+    expect(await since.locator('option[value="all"]').textContent()).toBe('everything kept (7 days)');
+    // The record itself lost nothing: both runs' files are still listed.
+    expect(await panel.getByRole('listitem').count()).toBe(2);
+  });
+
   it('changes a grant between read-write and read-only by mouse and by keyboard, and the registry follows', async () => {
     session = await startUiSession({ viewport: { width: 1280, height: 800 } });
     const { page, host } = session;

@@ -1,18 +1,24 @@
 // "Changes by this server" (issue #29): the files it created, changed or deleted in its grants since
 // a point the person picks, grouped by folder, and what its sandbox refused with the rule, as its
 // file view recorded them. Where the server has no file view (bind mounts), there is no record, and
-// the section says so instead of showing an empty list. Copy puts the list on the clipboard.
+// the section says so instead of showing an empty list. Copy puts the list on the clipboard; in the
+// desktop app each folder opens in the file manager (the browser shell cannot open one: there the
+// folder's full path is its heading, to select and copy, and no button promises what it cannot do).
 import { useId, useState } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import type { FileDiff, NetChange, ServerChanges } from '../../../shared/file-record.js';
 import { ConfigDiff } from './config-diff.js';
+import { recordBounds } from '../../../shared/file-record.js';
 import { callSafely } from '../call-safely.js';
+import { desktopExtras } from '../desktop-extras.js';
 import { useHost } from '../host-context.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { usePolledCall } from '../use-polled-call.js';
+import { useSettings } from '../use-host-state.js';
 import type { MessageKey } from '../../../shared/i18n/messages.js';
+import { RecordBounds } from './record-bounds.js';
 
-type Since = 'hour' | 'day' | 'looked' | 'all';
+type Since = 'started' | 'hour' | 'day' | 'looked' | 'all';
 /** Changes drawn at once: a server that made 10,000 files still paints at once; Copy list has them all. */
 const SHOWN = 500;
 const REFRESH_MS = 3_000;
@@ -20,8 +26,9 @@ const seenKey = (serverId: string) => `mcp-roots.changes-seen.${serverId}`;
 
 const changeKey: Record<NetChange['change'], MessageKey> = { created: 'changes.created', modified: 'changes.modified', deleted: 'changes.deleted' };
 
-function sinceMs(since: Since, seen: number): number {
+function sinceMs(since: Since, seen: number, startedAt: number | undefined): number {
   const now = Date.now();
+  if (since === 'started') return startedAt ?? 0;
   if (since === 'hour') return now - 3_600_000;
   if (since === 'day') return new Date(new Date().toDateString()).getTime();
   if (since === 'looked') return seen;
@@ -91,8 +98,36 @@ const noteKey: Record<NonNullable<FileDiff['note']>, MessageKey> = {
   'not-recorded': 'changes.gone',
 };
 
+/** A folder's heading: its full path, and in the desktop app a button that opens it in the file manager. */
+function FolderHeading({ folder }: { folder: string }) {
+  const { t } = useI18n();
+  const desktop = desktopExtras();
+  const [failed, setFailed] = useState<string | undefined>();
+  const open = () => {
+    setFailed(undefined);
+    desktop.openFolder?.(folder).catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
+  };
+  return (
+    <div className="changes__folderhead">
+      <h3 className="changes__folder">{folder}</h3>
+      {desktop.openFolder && (
+        <button type="button" className="button button--compact button--ghost" onClick={open} aria-label={t('changes.openFolderNamed', { path: folder })}>
+          {t('changes.openFolder')}
+        </button>
+      )}
+      {failed && (
+        <p className="field-error" role="alert">
+          {failed}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function ServerChangesPanel({ server }: { server: ServerView }) {
   const { t, formatTime } = useI18n();
+  const settings = useSettings();
+  const startedAt = server.status.startedAt;
   const selectId = useId();
   const [seen, setSeen] = useState(() => Number(localStorage.getItem(seenKey(server.id)) ?? 0));
   const [since, setSince] = useState<Since>(() => (seen > 0 ? 'looked' : 'all'));
@@ -100,7 +135,7 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
   const [copied, setCopied] = useState<'done' | 'failed' | undefined>();
   const withoutView = server.status.confinement?.grants === 'mounts';
 
-  const data: ServerChanges | undefined = usePolledCall('servers.changes', { serverId: server.id, since: sinceMs(since, seen) }, REFRESH_MS, `${server.id} ${since} ${seen}`);
+  const data: ServerChanges | undefined = usePolledCall('servers.changes', { serverId: server.id, since: sinceMs(since, seen, startedAt) }, REFRESH_MS, `${server.id} ${since} ${seen} ${startedAt ?? ''}`);
 
   const markSeen = () => {
     const now = Date.now();
@@ -131,9 +166,12 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
           <option value="looked" disabled={seen === 0}>
             {seen ? t('changes.sinceLooked', { time: formatTime(seen) }) : t('changes.sinceLookedNever')}
           </option>
+          <option value="started" disabled={startedAt === undefined}>
+            {startedAt === undefined ? t('changes.sinceStartedNever') : t('changes.sinceStarted', { time: formatTime(startedAt) })}
+          </option>
           <option value="hour">{t('changes.sinceHour')}</option>
           <option value="day">{t('changes.sinceDay')}</option>
-          <option value="all">{t('changes.sinceAll')}</option>
+          <option value="all">{t('changes.sinceAll', { days: recordBounds(settings).days })}</option>
         </select>
         <button type="button" className="button button--compact" onClick={() => void copy()} disabled={!data?.changes.length}>
           {t('changes.copy')}
@@ -157,7 +195,7 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
             <div className="changes__groups">
               {byFolder(data.changes.slice(-SHOWN)).map(([folder, changes]) => (
                 <div key={folder} className="changes__group">
-                  <h3 className="changes__folder">{folder}</h3>
+                  <FolderHeading folder={folder} />
                   <ul className="changes__list" aria-label={folder}>
                     {changes.map((change) => (
                       <ChangeRow key={change.path} serverId={server.id} change={change} name={change.path.slice(folder.length + 1)} />
@@ -187,6 +225,7 @@ export function ServerChangesPanel({ server }: { server: ServerView }) {
               {data.filesRead > 0 ? t('changes.read', { count: data.filesRead }) : ''} {data.dropped > 0 ? t('changes.dropped', { count: data.dropped }) : ''}
             </p>
           )}
+          <RecordBounds settings={settings} />
         </>
       )}
     </section>
