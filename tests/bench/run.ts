@@ -13,6 +13,7 @@ import { reaskWindow } from './reask-window.js';
 import { proxyFleets } from './proxies.js';
 import { sandboxCost } from './sandbox.js';
 import { fileViewCost } from './file-view.js';
+import { fileRecordCost } from './file-record.js';
 import { liveGrants } from './live-grants.js';
 import { isolation } from './isolation.js';
 import { egressCost } from './egress.js';
@@ -42,6 +43,8 @@ const sections: Section[] = [
   { name: 'live', run: () => liveGrants(quick ? 20 : 100, 50) },
   // The file view beside bind mounts and no sandbox: a smaller tree and one round when quick.
   { name: 'file-view', run: () => fileViewCost(quick ? 1 : 5, quick ? 2000 : 10_000) },
+  // The record (#29): serve's memory over 10,000 recorded writes, and the changes view's first paint over what they left.
+  { name: 'file-record', run: () => fileRecordCost(10_000, quick ? 3 : 10) },
   { name: 'egress', run: () => egressCost(quick ? 20 : 200) },
   { name: 'isolation', run: () => isolation(quick ? 8 : 150, quick ? 1 : 3) },
   { name: 'reask', run: () => reaskWindow(quick ? 3 : 40, !quick) },
