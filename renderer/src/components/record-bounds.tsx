@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/domain.js';
 import { RECORD_BOUNDS, recordBounds, type RecordBoundName } from '../../../shared/file-record.js';
 import { useI18n } from '../i18n/i18n-context.js';
-import type { MessageKey } from '../i18n/messages.js';
+import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useCommand } from '../use-command.js';
 import { InlineError } from './inline-error.js';
 
