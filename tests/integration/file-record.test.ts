@@ -11,14 +11,16 @@ import { fileRecordFiles, readFileRecord } from '../../electron/host/sandbox/aud
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
 import { runCli } from '../support/cli.js';
 import { anyPathServer } from '../support/confined-client.js';
-import { addConnectedServer, callText, dispatch, startHost, stopHosts } from '../support/host-harness.js';
-import { openFuseDevice, removeTempDirs, tempDir, waitFor } from '../support/index.js';
+import { addConnectedServer, callText, dispatch, editRegistry, startHost, stopHosts } from '../support/host-harness.js';
+import { closeProxiedClients, proxiedClient } from '../support/proxied-client.js';
+import { openFuseDevice, removeTempDirs, tempDir, toolText, waitFor } from '../support/index.js';
 
 const support = await probeSandbox();
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const isRoot = process.getuid?.() === 0;
 
 afterEach(async () => {
+  await closeProxiedClients();
   await stopHosts();
   removeTempDirs();
 });
@@ -159,5 +161,27 @@ describe.runIf(support.kind === 'bwrap' && support.view?.available)("the record'
     expect(onDisk.settings).toMatchObject({ recordEntries: 100 });
     await write('c.txt');
     expect(readFileRecord(configDir, serverId).length).toBeGreaterThanOrEqual(100);
+  }, 120_000);
+
+  it("through the proxy: its server's record is trimmed to the settings the registry holds", async () => {
+    const configDir = tempDir('file-record-bounds-proxy-');
+    const project = tempDir('file-record-bounds-project-');
+    const serverId = await editRegistry(configDir, async (editor) => {
+      const server = await editor.addServer({ name: 'bounded proxy', transport: anyPathServer(), enabled: true, sharing: true, sandbox: true, network: false });
+      const { added } = await editor.addRoots([project]);
+      await editor.setGrants([server.id], [added[0]!.id], true, 'read-write');
+      await editor.updateSettings({ recordEntries: 100 });
+      return server.id;
+    });
+    const file = fileRecordFiles(configDir, serverId).entries;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const now = Date.now();
+    fs.writeFileSync(file, Array.from({ length: 150 }, (_, i) => JSON.stringify({ time: now - 60_000 + i, op: 'create', path: `/seed/${i}` })).join('\n') + '\n');
+    const client = await proxiedClient(configDir, 'bounded proxy');
+    expect(toolText(await client.callTool({ name: 'write', arguments: { path: path.join(project, 'p.txt'), content: 'p' } }))).toBe('written');
+    await waitFor(() => readFileRecord(configDir, serverId).some((entry) => entry.path === path.join(project, 'p.txt')), { what: 'p.txt recorded', timeoutMs: 30_000 });
+    const kept = readFileRecord(configDir, serverId);
+    expect(kept).toHaveLength(100);
+    expect(kept.some((entry) => entry.path === '/seed/0')).toBe(false);
   }, 120_000);
 });

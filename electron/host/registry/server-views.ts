@@ -141,6 +141,9 @@ interface Written {
   /** The registry's roots array it was last checked against, and the records it took from it. */
   rootsOf: readonly RootRecord[];
   roots: readonly RootRecord[];
+  /** The file record's bounds it carries (a change of them alone changes every view). */
+  recordEntries: number | undefined;
+  recordDays: number | undefined;
   hash: string;
 }
 
@@ -190,14 +193,15 @@ export class ServerViewsWriter {
   private hashOf(registry: Registry, server: ServerRecord): { hash: string; text?: string } {
     const grants = registry.grants[server.id];
     const before = this.memo.get(server.id);
-    if (before && before.server === server && before.grants === grants) {
+    const { recordEntries, recordDays } = registry.settings;
+    if (before && before.server === server && before.grants === grants && before.recordEntries === recordEntries && before.recordDays === recordDays) {
       if (before.rootsOf === registry.roots || sameRoots(before.roots, grants ?? {}, registry.roots)) {
         before.rootsOf = registry.roots;
         return { hash: before.hash };
       }
     }
     const { text, hash, roots } = this.bodyOf(registry, server);
-    this.memo.set(server.id, { server, grants, rootsOf: registry.roots, roots, hash });
+    this.memo.set(server.id, { server, grants, rootsOf: registry.roots, roots, recordEntries, recordDays, hash });
     return { hash, text };
   }
 

@@ -105,7 +105,11 @@ describe('server views', () => {
     const { one } = await seed(configDir);
     const before = fs.readFileSync(viewPath(configDir, one), 'utf8');
     expect(readServerView(configDir, one)?.view.record).toBeUndefined();
-    await edit(configDir, (editor) => editor.updateSettings({ recordEntries: 500, recordDays: 7 }));
+    // In the same writer that wrote the views before (it remembers what it wrote): a change of the settings alone is seen.
+    await edit(configDir, async (editor) => {
+      await editor.addServer({ name: 'three', transport: stdio, enabled: true, sharing: true });
+      await editor.updateSettings({ recordEntries: 500, recordDays: 7 });
+    });
     expect(readServerView(configDir, one)?.view.record).toEqual({ recordEntries: 500, recordDays: 7 });
     expect(registryOfView(readServerView(configDir, one)?.view).settings).toMatchObject({ recordEntries: 500, recordDays: 7 });
     expect(fs.readFileSync(viewPath(configDir, one), 'utf8')).not.toBe(before);
