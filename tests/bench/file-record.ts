@@ -1,18 +1,19 @@
 // Section 18: the record of what a server did in its grants (#29), as the person meets it. The app
-// is `mcp-roots serve`, a process of its own, so its memory is read from /proc without the bench's
-// own allocations in it: its resident memory before and after a confined server makes `writes`
-// writes (one new file each) through its file view, and then, in Chromium, the first paint of
-// "Changes by this server" over the record those writes left (10,000 entries and more: the record
-// keeps the newest 10,000 and trims a fifth over). Needs the file view (FUSE), the built CLI and
-// renderer (npm run build) and /usr/bin/chromium.
+// (a RootsHost with the UI's HTTP server, as `mcp-roots serve` runs it) is a process of its own
+// (file-record-child.ts), so the bench's allocations are not in its memory: its memory before and
+// after a confined server makes `writes` writes (one new file each) through its file view, after two
+// full collections (what it keeps), and its resident memory's peak while they are recorded (read from
+// /proc). Then, in Chromium, the first paint of "Changes by this server" over the record those writes
+// left (10,000 entries and more: the record keeps the newest 10,000 and trims a fifth over). Needs
+// the file view (FUSE), the built renderer (npm run build) and /usr/bin/chromium.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { chromium } from 'playwright-core';
 import { RegistryEditor } from '../../electron/host/registry/registry-commands.js';
 import { readFileRecord } from '../../electron/host/sandbox/audit/file-record.js';
 import { probeSandbox } from '../../electron/host/sandbox/sandbox-probe.js';
-import type { ServerStatus } from '../../shared/domain.js';
 import { benchDir, repoRoot } from './bench-env.js';
 import { percentile, type Figure } from './figures.js';
 import { waitFor } from '../support/wait-for.js';
@@ -27,25 +28,7 @@ function rssOf(pid: number): number {
   return Number(line[1]) * 1024;
 }
 
-/** The median of a few readings a quarter second apart: one reading can land on a passing allocation. */
-async function settledRss(pid: number): Promise<number> {
-  const readings: number[] = [];
-  for (let i = 0; i < 8; i++) {
-    readings.push(rssOf(pid));
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return percentile(readings, 50);
-}
-
-/** The statuses the serve process publishes for other processes (app-status.ts). */
-function publishedStatus(dataDir: string, pid: number): Record<string, ServerStatus> {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(dataDir, 'running', `serve-${pid}.json`), 'utf8')) as { servers: Record<string, ServerStatus> }).servers;
-  } catch {
-    return {};
-  }
-}
-
+type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: number };
 
 export async function fileRecordCost(writes: number, paints: number): Promise<Figure[]> {
   const support = await probeSandbox();
@@ -53,8 +36,7 @@ export async function fileRecordCost(writes: number, paints: number): Promise<Fi
     const why = support.kind !== 'bwrap' ? support.reason : support.view?.available === false ? support.view.reason : 'not probed';
     return [{ id: 'file-record-unavailable', label: `18. the file record not measured: ${why}`, value: 0, unit: 'count' }];
   }
-  const cli = path.join(repoRoot, 'dist/electron/cli/main.js');
-  if (!fs.existsSync(cli) || !fs.existsSync(path.join(repoRoot, 'dist/renderer/index.html'))) throw new Error('not built: run npm run build first');
+  if (!fs.existsSync(path.join(repoRoot, 'dist/renderer/index.html'))) throw new Error('no built renderer: run npm run build first');
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
 
   const dataDir = benchDir('file-record-data');
@@ -65,32 +47,39 @@ export async function fileRecordCost(writes: number, paints: number): Promise<Fi
   await editor.setGrants([server.id], [added[0]!.id], true, 'read-write');
   await editor.close();
 
-  const serve: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'bin/mcp-roots.js'), '--config-dir', dataDir, 'serve', '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'tests/bench/file-record-child.ts'), dataDir, path.join(repoRoot, 'dist/renderer')], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   try {
-    let out = '';
-    serve.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    serve.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const url = await waitFor(() => out.match(/^Open: (http\S+)$/m)?.[1], { what: `serve's URL (${out})`, timeoutMs: 60_000 });
-    const pid = serve.pid!;
-    await waitFor(() => publishedStatus(dataDir, pid)[server.id]?.confinement?.selfCheck?.verified === true, {
-      what: 'the writer started and verified in its sandbox',
-      explain: () => `${JSON.stringify(publishedStatus(dataDir, pid)[server.id] ?? {}).slice(0, 800)}\n${out.slice(-300)}`,
-      timeoutMs: 60_000,
-    });
-    if (publishedStatus(dataDir, pid)[server.id]?.confinement?.grants !== 'view') throw new Error('the writer runs without its file view');
+    const answers: string[] = [];
+    let err = '';
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => answers.push(line));
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const next = async <T>(what: string): Promise<T> => JSON.parse(await waitFor(() => answers.shift(), { what, timeoutMs: 90_000, intervalMs: 20, explain: () => err.slice(-600) })) as T;
+    const ready = await next<{ url: string; serverId: string; grants?: string }>('the app ready, its server verified');
+    if (ready.grants !== 'view') throw new Error(`the writer runs without its file view (${ready.grants})`);
+    const measure = async () => (child.stdin!.write('measure\n'), next<Memory>('a measure'));
+    const pid = child.pid!;
 
-    // 10,000 writes through the view, each reported to serve and appended to the record.
-    const before = await settledRss(pid);
+    // 10,000 writes through the view, each reported to the app and appended to the record.
+    const before = await measure();
+    let peak = rssOf(pid);
     const started = performance.now();
     fs.writeFileSync(path.join(project, 'go'), '');
     const last = path.join(project, 'w', `f${writes - 1}`);
-    await waitFor(() => fs.existsSync(path.join(project, 'done')) && readFileRecord(dataDir, server.id).some((entry) => entry.op === 'write' && entry.path === last), { what: 'every write recorded', timeoutMs: 600_000, intervalMs: 500 });
+    await waitFor(
+      () => {
+        peak = Math.max(peak, rssOf(pid));
+        return fs.existsSync(path.join(project, 'done')) && readFileRecord(dataDir, server.id).some((entry) => entry.op === 'write' && entry.path === last);
+      },
+      { what: 'every write recorded', timeoutMs: 600_000, intervalMs: 100 },
+    );
     const writeSeconds = (performance.now() - started) / 1000;
-    const after = await settledRss(pid);
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    const later = await settledRss(pid);
+    const after = await measure();
     const entries = readFileRecord(dataDir, server.id).length;
+    const url = ready.url;
 
     // The UI over that record: "Changes by this server" opened (the Servers tab shows the one server's detail).
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })).newPage();
@@ -110,15 +99,18 @@ export async function fileRecordCost(writes: number, paints: number): Promise<Fi
       opens.push(performance.now() - clicked);
     }
     const rows = await panel.getByRole('listitem').count();
+    const mib = (bytes: number) => (bytes / MIB).toFixed(1);
     return [
       {
         id: 'file-record-rss-growth',
-        label: `18. serve's resident memory, after ${writes.toLocaleString('en')} recorded writes - before`,
-        value: (after - before) / MIB,
+        label: `18. the app's resident memory after ${writes.toLocaleString('en')} recorded writes - before (each after a full GC)`,
+        value: (after.rss - before.rss) / MIB,
         unit: 'MB',
         budget: { max: 10, text: '<= 10 MiB' },
-        note: `MiB; before ${(before / MIB).toFixed(1)}, after ${(after / MIB).toFixed(1)}, 10 s later ${(later / MIB).toFixed(1)} (growth then ${((later - before) / MIB).toFixed(1)}); the writes took ${writeSeconds.toFixed(1)} s; the record holds ${entries} entries`,
+        note: `MiB; RSS ${mib(before.rss)} -> ${mib(after.rss)}; JS heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}; external ${mib(before.external)} -> ${mib(after.external)}; the writes took ${writeSeconds.toFixed(1)} s; the record holds ${entries} entries`,
       },
+      { id: 'file-record-heap-growth', label: '18. ... its JS heap used, after - before (each after a full GC)', value: (after.heapUsed - before.heapUsed) / MIB, unit: 'MB', note: 'MiB' },
+      { id: 'file-record-rss-peak', label: '18. ... its resident memory at its peak while recording - before', value: (peak - before.rss) / MIB, unit: 'MB', note: `MiB; read from /proc every 100 ms; peak ${mib(peak)}` },
       {
         id: 'file-record-open-p50',
         label: `18. "Changes by this server" opened over ${entries.toLocaleString('en')} entries -> first row painted, p50 of ${paints}`,
@@ -131,7 +123,9 @@ export async function fileRecordCost(writes: number, paints: number): Promise<Fi
     ];
   } finally {
     await browser.close();
-    serve.kill('SIGTERM');
-    await new Promise((resolve) => (serve.exitCode !== null ? resolve(undefined) : serve.once('exit', resolve)));
+    child.stdin?.write('stop\n');
+    const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
   }
 }
