@@ -373,6 +373,10 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     const blocked = page.locator('.server-detail').getByTestId('sandbox-blocked');
     await blocked.getByText(`it tried to use ${project}, which is outside the folders it may use.`, { exact: false }).waitFor();
     await capture('sandbox-blocked');
+    // The line the server wrote about it is quoted once on this screen, in the failure's "The server said" (#30 item 5).
+    const line = serverView(host, server.id).status.confinement?.blocked?.line as string;
+    const callouts = page.locator('.server-detail').locator('[data-testid="server-failure"], [data-testid="sandbox-blocked"]');
+    expect(await callouts.locator('pre', { hasText: line }).count()).toBe(1);
 
     // "Run without sandbox…" asks first, with the same words as the switch; cancelled here.
     await blocked.getByRole('button', { name: 'Run without sandbox…' }).click();

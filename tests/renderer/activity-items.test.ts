@@ -44,6 +44,27 @@ describe('activityItems', () => {
     ]);
   });
 
+  it('collapses a start that keeps ending: connected, verified (a new pid each time), asked, closed (#30 item 5)', () => {
+    const start = (at: number, pid: number) => [
+      entry('connect', 'Connected (protocol 2025-06-18).', at, { code: 'connected', params: { protocol: '2025-06-18', server: '' } }),
+      entry('info', `Sandbox verified (pid ${pid}): …`, at + 1, { code: 'sandbox-verified-view', params: { pid, count: 1, sockets: 'refused' } }),
+      entry('roots-request', 'Asked for its folders; was told 1 folder.', at + 2, { code: 'roots-answered', params: { count: 1 } }),
+      entry('disconnect', 'The server closed the connection.', at + 3, { code: 'closed-by-server' }),
+      entry('error', 'Exited with code 0.', at + 4, { code: 'server-failure', failure: { code: 'exited', message: 'Exited with code 0.', exitCode: 0 } }),
+    ];
+    const items = activityItems([...start(0, 41), ...start(30_000, 57), ...start(60_000, 63), ...start(90_000, 70)]);
+    expect(items.map((item) => [item.kind, item.count])).toEqual([
+      ['connect', 4],
+      ['info', 4],
+      ['roots-request', 4],
+      ['disconnect', 4],
+      ['error', 4],
+    ]);
+    // A different exit is a different happening: not folded into the run.
+    const other = activityItems([...start(0, 41), ...start(30_000, 57), entry('error', 'Exited with code 1.', 60_000, { code: 'server-failure', failure: { code: 'exited', message: 'Exited with code 1.', exitCode: 1 } })]);
+    expect(other.map((item) => item.count)).toEqual([2, 2, 2, 2, 2, 1]);
+  });
+
   it('counts the host’s own folds, and filters by kind', () => {
     const entries = [
       entry('connect', 'Connected.', 1),

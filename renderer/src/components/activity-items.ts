@@ -29,8 +29,10 @@ const FILTER_KINDS: Record<Exclude<ActivityFilter, 'all'>, ReadonlySet<ActivityK
 
 /** Lines written within this long of each other, with nothing else between, are one block. */
 const BLOCK_GAP_MS = 1000;
-/** The longest cycle recognised as repeating (output lines, an error, a restart). */
-const MAX_CYCLE = 3;
+/** The longest cycle recognised as repeating (a start's entries: connected, verified, asked, closed, an error). */
+const MAX_CYCLE = 5;
+/** Parameters that differ each time a cycle repeats without saying anything new: its process id, a duration. */
+const VOLATILE_PARAMS = new Set(['pid', 'ms', 'afterMs']);
 
 export function activityItems(entries: readonly ActivityEntry[], filter: ActivityFilter = 'all'): ActivityItem[] {
   const kinds = filter === 'all' ? undefined : FILTER_KINDS[filter];
@@ -59,8 +61,17 @@ export function activityText(items: readonly ActivityItem[], label: (kind: Activ
     .join('\n');
 }
 
+/**
+ * What makes two items the same happening: the server's own words as written, the host's events by
+ * code and parameters less the volatile ones (a retry loop's "verified, pid 41" then "pid 57" is one
+ * cycle repeating, #30 item 5).
+ */
 function signature(item: ActivityItem): string {
-  return JSON.stringify([item.kind, item.entries.map((entry) => [entry.message, entry.uris ?? []])]);
+  const what = (entry: ActivityEntry) =>
+    entry.code === 'stderr' || entry.code === 'error-text' || !entry.code
+      ? entry.message
+      : [entry.code, Object.entries(entry.params ?? {}).filter(([name]) => !VOLATILE_PARAMS.has(name)), entry.failure?.code ?? null, entry.failure?.exitCode ?? null, entry.failure?.command ?? null, entry.grants ?? null, entry.source ?? null];
+  return JSON.stringify([item.kind, item.entries.map((entry) => [what(entry), entry.uris ?? []])]);
 }
 
 function collapseRepeats(items: ActivityItem[]): ActivityItem[] {

@@ -28,6 +28,7 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
       : blocked.kind === 'sandbox-setup'
         ? t('blocked.setup', { path: blocked.path })
         : t('blocked.outside', { path: blocked.path });
+  const saidAbove = server.status.failure?.stderr?.some((line) => line.includes(blocked.line)) === true;
   // Already granted as asked (the state is newer than the failure): only the other way out is left.
   const folderRoot = roots.find((root) => root.path === blocked.folder || root.canonicalPath === blocked.folder);
   const alreadyGranted = folderRoot !== undefined && server.grantedRootIds.includes(folderRoot.id) && (blocked.kind !== 'read-only-grant' || !server.readOnlyRootIds.includes(folderRoot.id));
@@ -45,7 +46,8 @@ export function SandboxBlocked({ server }: { server: ServerView }) {
       <p className="sandbox-blocked__lead">
         <strong>{t('blocked.title')}</strong> {lead}
       </p>
-      <pre className="failure__stderr">{blocked.line}</pre>
+      {/* The failure above quotes the server's last lines: the blocked one is not said twice (#30 item 5). */}
+      {!saidAbove && <pre className="failure__stderr">{blocked.line}</pre>}
       <p className="sandbox-blocked__actions">
         {!alreadyGranted && blocked.kind !== 'sandbox-setup' && (
           <button
