@@ -80,7 +80,7 @@ describe.runIf(support.kind === 'bwrap' && support.view?.available)('the record 
       expectRecorded(facts);
     }, 120_000);
 
-    it(`through the app, ${who}: the record, and "Changes by this server" as the host answers it`, async () => {
+    it(`through the app, ${who}: the record, and "Changes by this server" as the host answers it, before and after the app restarts`, async () => {
       const { facts } = await world('app', as);
       expectRecorded(facts);
       const changes = facts.changes as { changes: { path: string; change: string; from?: string }[]; refused: { rule: string }[]; filesRead: number };
@@ -94,6 +94,8 @@ describe.runIf(support.kind === 'bwrap' && support.view?.available)('the record 
       expect(changes.changes).toHaveLength(3);
       expect(changes.refused.map((entry) => entry.rule)).toEqual(['read-only grant', 'protected name']);
       expect(changes.filesRead).toBe(1);
+      // A restart of the app keeps the record: the same changes, refusals and reads.
+      expect(facts.changesAfterRestart).toEqual(facts.changes);
     }, 120_000);
 
     it(`through the proxy, ${who}: the record; mcp-roots audit prints it, as JSON and as net changes`, async () => {
