@@ -9,6 +9,7 @@ import { useI18n } from '../i18n/i18n-context.js';
 import type { MessageKey } from '../../../shared/i18n/messages.js';
 import { useCommand } from '../use-command.js';
 import { InlineError } from './inline-error.js';
+import { BoundedNumberField } from './bounded-number-field.js';
 
 const NAMES: RecordBoundName[] = ['recordEntries', 'recordDays'];
 const LABELS: Record<RecordBoundName, MessageKey> = { recordEntries: 'record.entries', recordDays: 'record.days' };
@@ -72,29 +73,17 @@ function RecordBoundsForm({ settings, onDone }: { settings: Settings | undefined
         const id = `${formId}-${name}`;
         const problem = tried ? problemOf(name) : undefined;
         return (
-          <div className="field" key={name}>
-            <label htmlFor={id} className="field-label">
-              {t(LABELS[name])}
-            </label>
-            <input
-              id={id}
-              className="input limits__input"
-              inputMode="numeric"
-              value={texts[name]}
-              placeholder={String(fallback)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={`${id}-hint${problem ? ` ${id}-problem` : ''}`}
-              onChange={(event) => setTexts((before) => ({ ...before, [name]: event.target.value }))}
-            />
-            <p id={`${id}-hint`} className="field-hint">
-              {t('limits.bounds', { min, max, value: fallback })}
-            </p>
-            {problem && (
-              <p id={`${id}-problem`} className="field-error" role="alert">
-                {problem}
-              </p>
-            )}
-          </div>
+          <BoundedNumberField
+            key={name}
+            id={id}
+            label={t(LABELS[name])}
+            value={texts[name]}
+            min={min}
+            max={max}
+            fallback={fallback}
+            problem={problem}
+            onChange={(value) => setTexts((before) => ({ ...before, [name]: value }))}
+          />
         );
       })}
       <p className="field-hint">{t('record.cutNote')}</p>
