@@ -131,26 +131,36 @@ export class FileRecord {
         await fs.promises.mkdir(path.dirname(this.files.entries), { recursive: true, mode: 0o700 });
         const first = this.lines === undefined;
         this.lines ??= readFileRecord(this.dataDir, this.serverId).length;
-        await fs.promises.appendFile(this.files.entries, text, { mode: 0o600 });
-        this.lines += entries.length;
         // Trimmed in steps, not at every append: a fifth over the bound, at this process's first
         // append (what aged past its days while nothing ran goes then), and after the bounds changed.
+        // A trim writes the new entries with the kept ones in one rename: a reader never sees them
+        // appended to a record not yet cut to its bounds.
         const bounds = this.bounds();
         const changed = this.trimmedTo !== undefined && (bounds.entries !== this.trimmedTo.entries || bounds.days !== this.trimmedTo.days);
-        if (first || changed || this.lines > bounds.entries * 1.2) await this.trim(bounds);
+        if (first || changed || this.lines + entries.length > bounds.entries * 1.2) {
+          await this.trim(bounds, entries);
+          return;
+        }
+        await fs.promises.appendFile(this.files.entries, text, { mode: 0o600 });
+        this.lines += entries.length;
       } catch {
         // A full disk or a removed data folder: these entries are lost, nothing else.
       }
     });
   }
 
-  /** Keeps the newest entries within the bounds (another process may append meanwhile: its lines after the read are kept). */
-  private async trim(bounds: FileRecordBounds): Promise<void> {
+  /** Writes the record with `added` after what it holds, keeping the newest entries within the bounds. */
+  private async trim(bounds: FileRecordBounds, added: readonly FileRecordEntry[]): Promise<void> {
     this.trimmedTo = bounds;
     const oldest = Date.now() - bounds.days * DAY_MS;
-    const all = readFileRecord(this.dataDir, this.serverId);
+    const all = [...readFileRecord(this.dataDir, this.serverId), ...added];
     const kept = all.filter((entry) => entry.time >= oldest).slice(-bounds.entries);
-    if (kept.length === all.length) return;
+    if (kept.length === all.length) {
+      // Nothing to cut: an append, as any other.
+      await fs.promises.appendFile(this.files.entries, added.map((entry) => JSON.stringify(entry)).join('\n') + '\n', { mode: 0o600 });
+      this.lines = all.length;
+      return;
+    }
     const partial = `${this.files.entries}.${process.pid}.tmp`;
     await fs.promises.writeFile(partial, kept.map((entry) => JSON.stringify(entry)).join('\n') + (kept.length ? '\n' : ''), { mode: 0o600 });
     await fs.promises.rename(partial, this.files.entries);
