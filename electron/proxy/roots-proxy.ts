@@ -9,10 +9,7 @@
 // request to the host at all, so neither id space can collide.
 import { PROXY_STATES, type ChangeForecast, type ProxyState, type ServerRecord, type WireRoot } from '../../shared/domain.js';
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
-import type { ExposedFolder, Exposure } from '../host/access/exposure.js';
-import { applyLiveGrants } from '../host/connections/live-grants.js';
-import { decideRootsChange, forecastFor, mountsAreGrants, type SessionFacts } from '../host/connections/roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, RootsSession } from '../host/connections/roots-session.js';
+import { DEFAULT_REASK_WINDOW_MS, RootsChangeDriver, type Exposure } from '../host/connections/roots-change-driver.js';
 import { FirstRootsGate } from '../host/connections/first-roots-gate.js';
 import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connections/connection-lifecycle.js';
 import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/connections/drain-wait.js';
@@ -53,7 +50,7 @@ import type { HostChannel } from './stdio-channel.js';
 import { toolErrorTexts, withNote } from './refusal-notes.js';
 import type { Upstream } from './upstream.js';
 import { englishOf } from '../../shared/i18n/activity-message.js';
-import { holdEvent, liveChangeEvent, restartEvent } from '../host/connections/activity-events.js';
+import { holdEvent } from '../host/connections/activity-events.js';
 
 export { FRESH_SESSION, type RootsPolicy, type RootsProxyHooks, type SessionStatus } from './proxy-session.js';
 
@@ -74,10 +71,8 @@ export class RootsProxy {
   private initialized = false;
   /** Roots keys of a mixed input_required round the host is answering the rest of. */
   private pendingRootsKeys: string[] = [];
-  /** The folders the server process was started with (its arguments, its sandbox's mounts). */
-  private startedFolders: readonly ExposedFolder[] | undefined;
-  /** What this session was told, and whether the server re-asks after list_changed. */
-  private readonly session: RootsSession;
+  /** What a change of its folders does (roots-change-driver.ts): the started folders, what it was told, whether it re-asks. */
+  private readonly roots: RootsChangeDriver;
   /** One restart at a time; reasons that come meanwhile make one more. */
   private readonly restarts = new SerialRuns<string>((reason) => (this.closing ? Promise.resolve() : this.restartOnce(reason)));
   private closing = false;
@@ -129,11 +124,32 @@ export class RootsProxy {
         this.update({ era, eraReason, protocolVersion: version, ...(host ? { host } : {}), ...(extra.hostOffersRoots !== undefined ? { hostOffersRoots: extra.hostOffersRoots } : {}) });
       },
     });
-    this.session = new RootsSession(reaskWindowMs, () => {
-      this.update({ rereadsRoots: false });
-      this.hooks.log(englishOf({ code: 'no-reask', params: { windowMs: reaskWindowMs } }));
-      void this.restart(englishOf(restartEvent('reask')));
-    });
+    this.roots = new RootsChangeDriver(
+      {
+        generation: () => this.generation,
+        // Before `initialized` the server has not asked yet: it reads the newest list when it does.
+        connected: () => this.ready && this.initialized,
+        era: () => this.status.era,
+        injectsRoots: () => this.hooks.injectsRoots(),
+        confinement: () => this.status.confinement,
+        startingSandboxed: () => this.starting !== undefined && this.hooks.sandboxed?.() === true,
+        // A held server (its failure needs a change) starts again on a change of its folders.
+        waitingToRetry: () => this.status.held !== undefined,
+        liveTarget: () => ({ live: this.upstream?.live, pid: this.upstream?.pid, writableByChoice: this.upstream?.writableByChoice }),
+        // The registry's grants reach it (policy 'registry', checked by rootsChanged): always told.
+        mayNotify: () => true,
+        sendListChanged: () => {
+          this.update({ listChangedCount: this.status.listChangedCount + 1 });
+          this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+          return true;
+        },
+        restart: (event) => void this.restart(englishOf(event)),
+        verified: (check) => this.update({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } }),
+        rereadsRoots: (value) => this.update({ rereadsRoots: value }),
+        activity: (_kind, event) => this.hooks.log(englishOf(event)),
+      },
+      reaskWindowMs,
+    );
   }
 
   async start(): Promise<void> {
@@ -143,17 +159,7 @@ export class RootsProxy {
   /** The registry (or a folder's accessibility) changed this server's effective roots to `after`. */
   rootsChanged(after: Exposure): void {
     if (this.policy !== 'registry' || this.closing) return;
-    const action = decideRootsChange(this.facts(), after);
-    if (action.kind === 'restart') {
-      void this.restart(englishOf(restartEvent(action.why)));
-      return;
-    }
-    if (action.kind === 'live') {
-      void this.applyLive(after, action.then === 'notify');
-      return;
-    }
-    if (action.kind === 'none') return;
-    this.notifyServer();
+    this.roots.changed(after);
   }
 
   /**
@@ -163,51 +169,7 @@ export class RootsProxy {
    */
   changeForecast(record: Pick<ServerRecord, 'enabled' | 'sharing'>): ChangeForecast | undefined {
     if (this.policy !== 'registry' || this.closing) return undefined;
-    return forecastFor(record, this.facts(), this.hooks.exposure());
-  }
-
-  private notifyServer(): void {
-    if (this.session.notificationOutstanding) return;
-    this.session.notified();
-    this.update({ listChangedCount: this.status.listChangedCount + 1 });
-    this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
-  }
-
-  /** Mounts the new folders into the running sandbox (live-grants.ts), or restarts it where that cannot be done safely. */
-  private async applyLive(after: Exposure, notify: boolean): Promise<void> {
-    const generation = this.generation;
-    const upstream = this.upstream;
-    // From here the sandbox is being changed to these folders: the next change compares with them.
-    this.startedFolders = after.folders;
-    const change = await applyLiveGrants(upstream?.live, upstream?.pid, after, upstream?.writableByChoice);
-    if (generation !== this.generation || this.closing) return;
-    if (change.kind === 'restart') {
-      void this.restart(englishOf({ code: 'restart-live', params: change.reason }));
-      return;
-    }
-    if (change.kind === 'applied') {
-      this.update({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
-      this.hooks.log(englishOf(liveChangeEvent(change)));
-    }
-    if (notify) this.notifyServer();
-  }
-
-  private facts(): SessionFacts {
-    return {
-      started: this.startedFolders ? { folders: this.startedFolders } : undefined,
-      // Before `initialized` the server has not asked yet: it reads the newest list when it does.
-      connected: this.ready && this.initialized,
-      era: this.status.era,
-      injectsRoots: this.hooks.injectsRoots(),
-      // While a start is in flight its confinement is not known yet, but a sandboxed one will mount
-      // the folders it read: a change then must restart it, not be told folders it cannot open.
-      confined: mountsAreGrants(this.status.confinement) || (this.starting !== undefined && this.hooks.sandboxed?.() === true),
-      liveMounts: this.upstream?.live?.available === true,
-      toldSomeRoots: this.session.toldSomeRoots,
-      reasks: this.session.reasks,
-      // A held server (its failure needs a change) starts again on a change of its folders.
-      waitingToRetry: this.status.held !== undefined,
-    };
+    return this.roots.forecast(record, this.hooks.exposure());
   }
 
   /** Restarts the real server behind the host's back: a config change or a revocation. */
@@ -226,7 +188,7 @@ export class RootsProxy {
     this.generation++;
     this.firstRoots.release();
     this.drain.cancel();
-    this.session.stop();
+    this.roots.stop();
     this.calls.abandonOwn('The proxy is closing.');
     this.upstream = undefined;
     this.ready = false;
@@ -306,8 +268,8 @@ export class RootsProxy {
     const generation = ++this.generation;
     this.go('start', { error: undefined, held: undefined });
     // Read now, in the same tick as the spawn that uses them: a change after this restarts it again.
-    this.startedFolders = this.hooks.exposure().folders;
-    this.session.reset();
+    this.roots.startedWith(this.hooks.exposure().folders);
+    this.roots.newSession();
     let upstream: Upstream;
     const starting = this.hooks.openUpstream({
       onmessage: (message) => {
@@ -418,8 +380,8 @@ export class RootsProxy {
     if (ended > 0) this.hooks.log(`Ended ${ended} running call(s) with an error: ${cut}`);
     this.calls.clear();
     this.pendingRootsKeys = [];
-    this.startedFolders = undefined;
-    this.session.reset();
+    this.roots.notRunning();
+    this.roots.newSession();
     if (old) await this.shut(old);
     try {
       await this.connect();
@@ -477,8 +439,8 @@ export class RootsProxy {
     const old = this.upstream;
     this.upstream = undefined;
     this.ready = false;
-    this.startedFolders = undefined;
-    this.session.reset();
+    this.roots.notRunning();
+    this.roots.newSession();
     void old?.transport.close().catch(() => undefined);
     const error = `${what} ${englishOf(holdEvent(reason))}`;
     this.hooks.log(error);
@@ -672,7 +634,7 @@ export class RootsProxy {
   private answerRoots(): readonly WireRoot[] {
     const roots = this.hooks.exposure().roots;
     this.firstRoots.answered();
-    if (this.session.answered(roots.length)) this.update({ rereadsRoots: true });
+    this.roots.answered(roots.length);
     this.update({
       lastRootsRequest: { at: Date.now(), uris: roots.map((root) => root.uri) },
       rootsRequestCount: this.status.rootsRequestCount + 1,

@@ -11,13 +11,12 @@ import { FLOOD_RESTART_DELAYS_MS, RECONNECT_DELAYS_MS, reconnectDelay, STABLE_CO
 import { openClientSession, type EraSession, type EraVerdict } from './era-negotiation.js';
 import { FirstRootsGate } from './first-roots-gate.js';
 import { DEFAULT_FLOOD_PENALTIES, DEFAULT_INBOUND_LIMITS, type InboundLimits } from '../launch/inbound-limits.js';
-import type { ExposedFolder, Exposure } from '../access/exposure.js';
-import { applyLiveGrants } from './live-grants.js';
-import { holdEvent, liveChangeEvent, restartEvent, verifiedEvent } from './activity-events.js';
+import type { Exposure } from '../access/exposure.js';
+import { holdEvent, verifiedEvent } from './activity-events.js';
 import type { ActivityEvent } from '../../../shared/activity-event.js';
 import { englishOf } from '../../../shared/i18n/activity-message.js';
-import { decideRootsChange, forecastFor, hostsChangedLive, mountsAreGrants, type SessionFacts } from './roots-change-policy.js';
-import { DEFAULT_REASK_WINDOW_MS, RootsSession } from './roots-session.js';
+import { hostsChangedLive } from './roots-change-policy.js';
+import { RootsChangeDriver } from './roots-change-driver.js';
 import { SealedSecretError, type SecretCodec } from '../registry/secret-codec.js';
 import { prepareConnectionStart, StartSandbox } from '../launch/connection-sandbox.js';
 import { packageLaunchLine } from '../launch/package-launch-line.js';
@@ -120,10 +119,8 @@ export class ServerConnection {
    * its next roots/list answers our restart, not a new wish for folders, so it raises no consent.
    */
   private restartedByPolicy = false;
-  /** The folders the running process was started with (arguments, sandbox mounts). */
-  private startedFolders: readonly ExposedFolder[] | undefined;
-  /** What this session was told, and whether the server re-asks after list_changed. */
-  private readonly session: RootsSession;
+  /** What a change of its folders does (roots-change-driver.ts): the started folders, what it was told, whether it re-asks. */
+  private readonly roots: RootsChangeDriver;
   /** The current start's sandbox (self-check, stderr tail), while it is enforced. */
   private sandbox = new StartSandbox(undefined);
   /** After each start, calls wait for the server's first roots/list (first-roots-gate.ts). */
@@ -135,7 +132,32 @@ export class ServerConnection {
     private readonly options: ConnectionOptions = {},
   ) {
     this.status = { state: record.enabled ? 'disconnected' : 'disabled', lifecycle: 'stopped', rootsRequestCount: 0, listChangedCount: 0 };
-    this.session = new RootsSession(options.reaskWindowMs ?? DEFAULT_REASK_WINDOW_MS, () => this.didNotReask());
+    this.roots = new RootsChangeDriver(
+      {
+        generation: () => this.generation,
+        connected: () => this.client !== undefined && this.status.state === 'connected',
+        era: () => (this.client && this.status.state === 'connected' ? this.client.getProtocolEra() : undefined),
+        injectsRoots: () => this.injectsRoots,
+        confinement: () => this.status.confinement,
+        startingSandboxed: () => this.record.sandbox === true && this.lifecycle.is('connecting'),
+        // A crash's retry timer or a hold for a change; a flood's hold-off is not cut short.
+        waitingToRetry: () =>
+          this.client === undefined &&
+          ((this.lifecycle.is('backing-off') && !this.backingOffForFlood) || (this.lifecycle.is('held-off') && this.status.held !== undefined)),
+        liveTarget: () => ({ live: this.sandbox.live, pid: this.status.pid, writableByChoice: this.record.writableByChoice }),
+        mayNotify: () => this.record.sharing,
+        sendListChanged: (failed) => this.sendListChanged(failed),
+        restart: (event, expected) => {
+          if (expected) this.restartedByPolicy = true;
+          void this.update(this.record, event);
+        },
+        verified: (check) => this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } }),
+        rereadsRoots: (value) => this.setStatus({ rereadsRoots: value }),
+        activity: (kind, event) => void this.addActivity(kind, event),
+        beginApplying: () => this.beginApplying(),
+      },
+      options.reaskWindowMs,
+    );
   }
 
   get id(): string {
@@ -232,9 +254,9 @@ export class ServerConnection {
     this.running.cancelDrain();
     clearTimeout(this.retryTimer);
     this.applying = 0;
-    this.session.reset();
+    this.roots.newSession();
     this.retryTimer = undefined;
-    this.startedFolders = undefined;
+    this.roots.notRunning();
     // Disposed once the process is closed: its placeholders can then go at once (an app that quits keeps no timer).
     const ended = this.sandbox;
     this.sandbox = new StartSandbox(undefined);
@@ -285,72 +307,19 @@ export class ServerConnection {
   }
 
   /**
-   * The effective roots changed: do what the roots-change policy says (notify, restart, nothing).
-   * Returns whether a list_changed went out or a restart began. While a notification is
-   * outstanding (the server has not asked since), another adds nothing: its next roots/list reads
-   * the newest list anyway.
+   * The effective roots changed: do what the roots-change policy says (notify, change its mounts
+   * live, restart, nothing; roots-change-driver.ts). Returns whether a list_changed went out or a
+   * change began.
    */
   exposureChanged(after: Exposure): boolean {
     if (!this.record.enabled) return false;
-    const action = decideRootsChange(this.facts(), after);
-    if (action.kind === 'none') return false;
-    if (action.kind === 'restart') {
-      this.restartedByPolicy = true;
-      void this.update(this.record, restartEvent(action.why));
-      return true;
-    }
-    if (action.kind === 'live') {
-      void this.applyLive(after, action.then === 'notify');
-      return true;
-    }
-    if (this.session.notificationOutstanding || !this.record.sharing) return false;
-    return this.sendListChanged();
+    return this.roots.changed(after);
   }
 
   /** What granting or revoking one of its folders would do now (the policy's decision, asked ahead); undefined where this process never runs it. */
   changeForecast(current: Exposure): ChangeForecast | undefined {
     if (this.options.dormant) return undefined;
-    return forecastFor(this.record, this.facts(), current);
-  }
-
-  /** Mounts the new folders into the running sandbox (live-grants.ts), or restarts it where that cannot be done safely. */
-  private async applyLive(after: Exposure, notify: boolean): Promise<void> {
-    const generation = this.generation;
-    // From here the sandbox is being changed to these folders: the next change compares with them.
-    this.startedFolders = after.folders;
-    const applied = this.beginApplying();
-    const change = await applyLiveGrants(this.sandbox.live, this.status.pid, after, this.record.writableByChoice).finally(applied);
-    if (generation !== this.generation) return;
-    if (change.kind === 'restart') {
-      this.restartedByPolicy = true;
-      void this.update(this.record, { code: 'restart-live', params: change.reason });
-      return;
-    }
-    if (change.kind === 'applied') {
-      this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: change.check } });
-      this.addActivity('info', liveChangeEvent(change));
-    }
-    if (notify && !this.session.notificationOutstanding && this.record.sharing) this.sendListChanged();
-  }
-
-  private facts(): SessionFacts {
-    const client = this.client;
-    return {
-      started: this.startedFolders ? { folders: this.startedFolders } : undefined,
-      connected: client !== undefined && this.status.state === 'connected',
-      era: client && this.status.state === 'connected' ? client.getProtocolEra() : undefined,
-      injectsRoots: this.injectsRoots,
-      // While a start is being prepared its confinement is not known yet, but a sandboxed one will
-      // mount the folders it was planned with: a change then must restart it, not be told unmounted.
-      confined: mountsAreGrants(this.status.confinement) || (this.record.sandbox === true && this.lifecycle.is('connecting')),
-      liveMounts: this.sandbox.live?.available === true,
-      toldSomeRoots: this.session.toldSomeRoots,
-      reasks: this.session.reasks,
-      // A crash's retry timer or a hold for a change; a flood's hold-off is not cut short.
-      waitingToRetry:
-        this.client === undefined &&
-        ((this.lifecycle.is('backing-off') && !this.backingOffForFlood) || (this.lifecycle.is('held-off') && this.status.held !== undefined)),
-    };
+    return this.roots.forecast(this.record, current);
   }
 
   /** Enters 'applying-grants' (a live mount or a list_changed being written) until the returned call; nested ones count. */
@@ -365,11 +334,11 @@ export class ServerConnection {
     };
   }
 
-  private sendListChanged(): boolean {
+  /** Sends list_changed on the current session (the driver decided it); false when none is connected. */
+  private sendListChanged(failed: () => void): boolean {
     const client = this.client;
     if (!client) return false;
     const generation = this.generation;
-    this.session.notified();
     const applied = this.beginApplying();
     this.status = { ...this.status, listChangedCount: this.status.listChangedCount + 1 };
     client.sendRootsListChanged().then(
@@ -380,18 +349,11 @@ export class ServerConnection {
       (error: unknown) => {
         applied();
         if (generation !== this.generation) return;
-        this.session.notifyFailed();
+        failed();
         this.addActivity('error', { code: 'list-changed-failed', params: { detail: message(error) } });
       },
     );
     return true;
-  }
-
-  /** It did not ask again after list_changed: restart it now, and learn that changes reach it so. */
-  private didNotReask(): void {
-    this.setStatus({ rereadsRoots: false });
-    this.addActivity('info', { code: 'no-reask', params: { windowMs: this.session.windowMs } });
-    void this.update(this.record, restartEvent('reask'));
   }
 
   /** Calls a tool on the server: what the server itself reports is the truth tests check against. */
@@ -446,7 +408,7 @@ export class ServerConnection {
       this.addActivity('info', { code: 'started-with-folders', params: { count: folders.length } }, folders);
     }
     // From here the process is being started with these folders: a change now restarts it.
-    this.startedFolders = exposure.folders;
+    this.roots.startedWith(exposure.folders);
     this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, held: undefined, ...NO_SESSION });
     // Only a sandboxed start prepares the package itself (an npx install can take many seconds):
     // said while it runs, so the person sees more than "connecting".
@@ -462,7 +424,7 @@ export class ServerConnection {
     });
     if (generation !== this.generation) return;
     if (preparation.kind === 'not-started') {
-      this.startedFolders = undefined;
+      this.roots.notRunning();
       if (preparation.confinement) this.setStatus({ confinement: preparation.confinement });
       this.fail(generation, preparation.failure, holdReason({ blocked: false, setup: preparation.setup }));
       return;
@@ -495,7 +457,7 @@ export class ServerConnection {
     this.built = built;
     // Its process starts now (the transport spawns it as the session opens): what it changes from here is "since it started".
     this.setStatus({ startedAt: Date.now() });
-    this.session.reset();
+    this.roots.newSession();
     if (built.stderr) {
       this.sandbox.readStderr(built.stderr, this.record.transport, (shown) => {
         if (generation === this.generation) this.addActivity('stderr', { code: 'stderr', params: { line: shown } });
@@ -526,7 +488,7 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       // A cached era may be stale (the server was upgraded): probe afresh next time.
       this.eraVerdict = undefined;
-      this.startedFolders = undefined;
+      this.roots.notRunning();
       // How it ended on its own, read before we close it: our close ends it too, and a server
       // that hung must read "did not answer in time", not "exited with code 0".
       const exit = built.exit?.();
@@ -565,7 +527,7 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       this.firstRoots.release();
       this.client = undefined;
-      this.startedFolders = undefined;
+      this.roots.notRunning();
       this.addActivity('disconnect', { code: this.lifecycle.is('restarting') ? 'closed-for-flooding' : 'closed-by-server' });
       this.setStatus({ state: 'disconnected', pid: undefined });
       this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
@@ -662,7 +624,7 @@ export class ServerConnection {
   }
 
   private recordRootsRequest(roots: readonly WireRoot[], uris: readonly string[]): void {
-    if (this.session.answered(roots.length)) this.status = { ...this.status, rereadsRoots: true };
+    this.roots.answered(roots.length);
     this.status = {
       ...this.status,
       lastRootsRequest: { at: Date.now(), uris },
