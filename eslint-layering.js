@@ -10,7 +10,9 @@ const NODE = /^(node:|(fs|path|os|child_process|crypto|url|events|stream|http|ht
 
 /**
  * Folder -> what it may import. `folders`: our folders (a file may always import its own folder);
- * `node`: Node's built-ins; `electron`: the electron package; `react`: react and react-dom.
+ * `modules`: single files of other folders (repo path without extension -> why), for a folder that
+ * needs a few modules of a room, not the room; `node`: Node's built-ins; `electron`: the electron
+ * package; `react`: react and react-dom.
  * Other npm packages are allowed everywhere but `shared` (zod only) and the preload (none).
  */
 export const LAYERS = {
@@ -49,7 +51,42 @@ export const LAYERS = {
     react: false,
   },
   'electron/import': { folders: ['shared', 'electron/host'], node: true, electron: false, react: false },
-  'electron/proxy': { folders: ['shared', 'electron/host'], node: true, electron: false, react: false },
+  // `mcp-roots proxy` is a host of one server: it starts it as the app does (launch, sandbox), reads
+  // the registry (one writer, many readers) and writes a status file the app reads. What a change
+  // of folders does it asks the roots-change driver only (#30 item 14), never the policy or
+  // the app's connections; it sees no host room whole, and not the composition root.
+  'electron/proxy': {
+    folders: ['shared'],
+    modules: {
+      'electron/host/connections/roots-change-driver': 'the port: what a change of folders or config does, decided and carried out as in the app',
+      'electron/host/connections/connection-lifecycle': 'the same named states and transition table as the app (a subset)',
+      'electron/host/connections/drain-wait': 'a restart waits for running calls as in the app, and says so in the same words',
+      'electron/host/connections/first-roots-gate': "calls wait for the server's first roots/list, as in the app",
+      'electron/host/connections/era-choice': 'which protocol era to speak to the server: the same choice as the app',
+      'electron/host/connections/activity-events': 'the events the app emits too (a hold, a config change), worded by the one table',
+      'electron/host/launch/stdio-start': "prepares the server's start (command, sandbox plan) as the app does",
+      'electron/host/launch/connection-sandbox': "the start's sandbox: self-check, stderr, blocked paths",
+      'electron/host/launch/stdio-transport-factory': 'builds the stdio transport to the server',
+      'electron/host/launch/http-transport-factory': 'builds the HTTP transport to a remote server',
+      'electron/host/launch/argument-injection': "${roots} in the server's command line",
+      'electron/host/launch/server-failure': 'why a start failed, and whether it is held',
+      'electron/host/launch/package-launch-line': "the package a first start prepares, named while it runs",
+      'electron/host/registry/config-dir': 'where the registry lives',
+      'electron/host/registry/keyring-codec': "opens the registry's sealed secrets",
+      'electron/host/registry/secret-codec': "opens a transport's secrets",
+      'electron/host/registry/server-view-source': "reads its server's view of the registry, written by the one writer",
+      'electron/host/access/exposure-tracker': "its effective roots as the registry and the folders' access change",
+      'electron/host/sandbox/sandbox-types': 'a sandbox setup failure, which holds the server',
+      'electron/host/sandbox/private-network': "the private network's failures and their fix",
+      'electron/host/sandbox/confine-stdio': "the confined process's types (its live grants)",
+      'electron/host/sandbox/blocked-path': 'a path the sandbox refused, for the note beside a tool error',
+      'electron/host/status/proxy-status': 'the status file the app reads',
+      'electron/host/status/status-file': 'writes that status file',
+    },
+    node: true,
+    electron: false,
+    react: false,
+  },
   'electron/serve': { folders: ['shared', 'electron/host', 'electron/import'], node: true, electron: false, react: false },
   'electron/cli': { folders: ['shared', 'electron/host', 'electron/import', 'electron/proxy', 'electron/serve'], node: true, electron: false, react: false },
   'electron/main': {
@@ -74,7 +111,13 @@ export const LAYERS = {
  */
 export function backArrows(layers) {
   const found = [];
-  const edges = (layer) => (typeof layers[layer] === 'object' ? layers[layer].folders : []);
+  const edges = (layer) => {
+    const rules = layers[layer];
+    if (typeof rules !== 'object') return [];
+    // A module allowed alone is an arrow to its folder all the same.
+    const moduleLayers = Object.keys(rules.modules ?? {}).map((module) => layerOf(path.join(root, `${module}.ts`)));
+    return [...new Set([...rules.folders, ...moduleLayers])];
+  };
   const state = new Map();
   const visit = (layer, trail) => {
     if (state.get(layer) === 'done') return;
@@ -104,6 +147,11 @@ function layerOf(file) {
   return first;
 }
 
+/** A file's repo path without its extension: `electron/host/connections/roots-change-driver`. */
+function moduleOf(file) {
+  return path.relative(root, file).split(path.sep).join('/').replace(/\.(js|ts|mjs|cjs|tsx)$/, '');
+}
+
 /** Whether `folders` lets a file import from `target`: a folder, or a room of a folder it names. */
 const allows = (folders, target) => folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
@@ -112,7 +160,10 @@ function describeImport(layer, rules, source, file) {
     const target = layerOf(path.resolve(path.dirname(file), source));
     if (target === undefined) return `"${source}" leads outside any known folder.`;
     if (target === layer || allows(rules.folders, target)) return undefined;
-    return `${layer}/ may not import ${target}/ (it may import: ${[layer, ...rules.folders].join(', ')}).`;
+    if (!rules.modules) return `${layer}/ may not import ${target}/ (it may import: ${[layer, ...rules.folders].join(', ')}).`;
+    const module = moduleOf(path.resolve(path.dirname(file), source));
+    if (Object.hasOwn(rules.modules, module)) return undefined;
+    return `${layer}/ may not import ${target}/ (${module}): it may import ${[layer, ...rules.folders].join(', ')}, and of other folders only the modules listed for it in eslint-layering.js.`;
   }
   if (NODE.test(source)) return rules.node ? undefined : `${layer}/ may not import Node's "${source}".`;
   if (source === 'electron' || source.startsWith('electron/')) return rules.electron ? undefined : `Only electron/main and electron/preload import electron; not ${layer}/.`;

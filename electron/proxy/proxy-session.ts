@@ -1,6 +1,6 @@
 // What a proxy session is and what it needs from its surroundings: the status it keeps (written to
 // its status file by run-proxy.ts) and the hooks run-proxy.ts gives it.
-import type { Exposure } from '../host/access/exposure.js';
+import type { Exposure } from '../host/connections/roots-change-driver.js';
 import type { ProxyStatus } from '../host/status/proxy-status.js';
 import type { Upstream, UpstreamHandlers } from './upstream.js';
 

@@ -14,7 +14,7 @@ import { usesRootPlaceholders } from '../host/launch/argument-injection.js';
 import { ExposureTracker } from '../host/access/exposure-tracker.js';
 import { openRegistryCodec } from '../host/registry/keyring-codec.js';
 import { ServerViewSource } from '../host/registry/server-view-source.js';
-import { hostsChangedLive, needsRestart } from '../host/connections/roots-change-policy.js';
+import { hostsChangedLive, needsRestart } from '../host/connections/roots-change-driver.js';
 import { configChangeEvent } from '../host/connections/activity-events.js';
 import { ProxyStatusWriter } from './proxy-status-writer.js';
 import { FRESH_SESSION, RootsProxy, type RootsPolicy } from './roots-proxy.js';

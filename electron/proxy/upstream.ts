@@ -11,7 +11,7 @@ import type { ConfinedStdio, LiveGrants } from '../host/sandbox/confine-stdio.js
 import { reportPreparation } from './preparation-progress.js';
 import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
 import { BROWSER_SANDBOX_FAILED, ownSandboxesFix } from '../host/launch/server-failure.js';
-import type { ExposedFolder } from '../host/access/exposure.js';
+import type { ExposedFolder } from '../host/connections/roots-change-driver.js';
 import { prepareStart, type StartOptions } from '../host/launch/stdio-start.js';
 import { openTransport } from '../host/registry/secret-codec.js';
 import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/launch/stdio-transport-factory.js';
