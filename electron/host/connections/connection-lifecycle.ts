@@ -2,6 +2,7 @@
 // flags that can disagree. Used by the app's ServerConnection and (its subset) by the proxy.
 // An event the table does not allow in the current state is a bug: it throws, loudly.
 import type { LifecycleState } from '../../../shared/domain.js';
+import type { HoldReason } from '../launch/server-failure.js';
 
 export { DRAIN_LIMIT_MS } from '../../../shared/domain.js';
 
@@ -47,6 +48,54 @@ export const TRANSITIONS: { readonly [S in LifecycleState]: { readonly [E in Lif
   'held-off': { start: 'connecting', restart: 'restarting', stop: 'stopped' },
 };
 
+/**
+ * Where a connection is in its life, with the data that state needs and no other (VS Code's
+ * McpConnectionState is the model): nothing kept beside it decides a transition.
+ */
+export type Lifecycle =
+  | { state: 'stopped' }
+  | { state: 'connecting' }
+  | { state: 'ready' }
+  /** `depth`: changes being applied at once (a live mount, then its list_changed); ready again when all are. */
+  | { state: 'applying-grants'; depth: number }
+  | { state: 'draining' }
+  | { state: 'restarting' }
+  /** `forFlood`: it was closed for flooding (it backs off from 'restarting'): a hold-off that a grant does not cut short, as it does a crash's retry. */
+  | { state: 'backing-off'; forFlood: boolean }
+  /** `reason`: the failure only a change fixes; absent while it waits for a first folder, a new secret or a carriable path. */
+  | { state: 'held-off'; reason?: HoldReason | undefined };
+
+/** What an event may carry into the state it leads to. */
+export interface TransitionDetail {
+  /** 'hold': why. */
+  reason?: HoldReason | undefined;
+}
+
+/** The state `event` leads to from `from`, with its data; throws IllegalTransitionError when the table does not allow it. */
+export function next(from: Lifecycle, event: LifecycleEvent, detail: TransitionDetail = {}): Lifecycle {
+  const to = nextState(from.state, event);
+  // Nested changes: the last one to finish makes it ready.
+  if (event === 'grants-applied' && from.state === 'applying-grants' && from.depth > 1) return { state: 'applying-grants', depth: from.depth - 1 };
+  switch (to) {
+    case 'applying-grants':
+      return { state: to, depth: from.state === 'applying-grants' ? from.depth + 1 : 1 };
+    case 'backing-off':
+      return { state: to, forFlood: from.state === 'restarting' };
+    case 'held-off':
+      return { state: to, reason: detail.reason };
+    default:
+      return { state: to };
+  }
+}
+
+/** A state entered directly (a test's start, a new object), with its data's neutral values. */
+function entered(state: LifecycleState): Lifecycle {
+  if (state === 'applying-grants') return { state, depth: 1 };
+  if (state === 'backing-off') return { state, forFlood: false };
+  if (state === 'held-off') return { state };
+  return { state };
+}
+
 export class IllegalTransitionError extends Error {
   constructor(
     readonly from: LifecycleState,
@@ -71,7 +120,7 @@ export function holdsCalls(state: LifecycleState): boolean {
 
 /** One connection's current state; tells its listeners after every transition. */
 export class ConnectionLifecycle {
-  private current: LifecycleState;
+  private current: Lifecycle;
   private readonly listeners = new Set<(state: LifecycleState, event: LifecycleEvent) => void>();
 
   constructor(
@@ -79,27 +128,33 @@ export class ConnectionLifecycle {
     /** Told of every transition (after it), e.g. to publish the state. */
     private readonly changed?: (state: LifecycleState, event: LifecycleEvent) => void,
   ) {
-    this.current = initial;
+    this.current = entered(initial);
   }
 
   get state(): LifecycleState {
+    return this.current.state;
+  }
+
+  /** The state with its data. */
+  get now(): Lifecycle {
     return this.current;
   }
 
   is(...states: LifecycleState[]): boolean {
-    return states.includes(this.current);
+    return states.includes(this.current.state);
   }
 
-  fire(event: LifecycleEvent): LifecycleState {
-    this.current = nextState(this.current, event);
-    this.changed?.(this.current, event);
-    for (const listener of [...this.listeners]) listener(this.current, event);
-    return this.current;
+  fire(event: LifecycleEvent, detail?: TransitionDetail): LifecycleState {
+    this.current = next(this.current, event, detail);
+    const state = this.current.state;
+    this.changed?.(state, event);
+    for (const listener of [...this.listeners]) listener(state, event);
+    return state;
   }
 
   /** Resolves at the first state for which `done` is true (at once if the current one is). */
   until(done: (state: LifecycleState) => boolean): Promise<LifecycleState> {
-    if (done(this.current)) return Promise.resolve(this.current);
+    if (done(this.current.state)) return Promise.resolve(this.current.state);
     return new Promise((resolve) => {
       const listener = (state: LifecycleState) => {
         if (!done(state)) return;

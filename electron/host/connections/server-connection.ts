@@ -92,7 +92,6 @@ export class ServerConnection {
   private attempts = 0;
   /** Starts in a row that ended before answering (server-failure.ts EXITS_BEFORE_HOLD); a start not made by the retry timer begins a new count. */
   private exitStreak = 0;
-  private retrying = false;
   /**
    * Sessions closed for flooding. Not reset by a long connection, as crash counts are: a flood
    * keeps the connection up. The user's Reconnect clears it.
@@ -103,14 +102,10 @@ export class ServerConnection {
     this.status = { ...this.status, lifecycle: state };
     this.hooks.statusChanged(this.record.id);
   });
-  /** While backing off: the timer is a flood's hold-off, which a grant does not cut short (a crash's retry it does). */
-  private backingOffForFlood = false;
   /** Tool calls running on the current process: a restart waits for them (drains). */
   private readonly running = new RunningCalls();
   /** The restart waiting for running calls, if any: another reason meanwhile joins it. */
   private drained: Promise<void> | undefined;
-  /** list_changed notifications being written: the lifecycle is 'applying-grants' until none is. */
-  private applying = 0;
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
@@ -141,9 +136,10 @@ export class ServerConnection {
         confinement: () => this.status.confinement,
         startingSandboxed: () => this.record.sandbox === true && this.lifecycle.is('connecting'),
         // A crash's retry timer or a hold for a change; a flood's hold-off is not cut short.
-        waitingToRetry: () =>
-          this.client === undefined &&
-          ((this.lifecycle.is('backing-off') && !this.backingOffForFlood) || (this.lifecycle.is('held-off') && this.status.held !== undefined)),
+        waitingToRetry: () => {
+          const now = this.lifecycle.now;
+          return this.client === undefined && ((now.state === 'backing-off' && !now.forFlood) || (now.state === 'held-off' && now.reason !== undefined));
+        },
         liveTarget: () => ({ live: this.sandbox.live, pid: this.status.pid, writableByChoice: this.record.writableByChoice }),
         mayNotify: () => this.record.sharing,
         sendListChanged: (failed) => this.sendListChanged(failed),
@@ -253,7 +249,6 @@ export class ServerConnection {
     this.firstRoots.release();
     this.running.cancelDrain();
     clearTimeout(this.retryTimer);
-    this.applying = 0;
     this.roots.newSession();
     this.retryTimer = undefined;
     this.roots.notRunning();
@@ -322,15 +317,17 @@ export class ServerConnection {
     return this.roots.forecast(this.record, current);
   }
 
-  /** Enters 'applying-grants' (a live mount or a list_changed being written) until the returned call; nested ones count. */
+  /** Enters 'applying-grants' (a live mount or a list_changed being written) until the returned call; nested ones count (its depth). */
   private beginApplying(): () => void {
     const generation = this.generation;
     if (!this.lifecycle.is('ready', 'applying-grants')) return () => undefined;
-    this.applying++;
     this.lifecycle.fire('apply-grants');
+    let ended = false;
     return () => {
-      if (generation !== this.generation || this.applying === 0) return;
-      if (--this.applying === 0 && this.lifecycle.is('applying-grants')) this.lifecycle.fire('grants-applied');
+      // A restart or stop meanwhile left the state: nothing to end.
+      if (ended || generation !== this.generation || !this.lifecycle.is('applying-grants')) return;
+      ended = true;
+      this.lifecycle.fire('grants-applied');
     };
   }
 
@@ -379,11 +376,11 @@ export class ServerConnection {
     return usesRootPlaceholders(this.record.transport);
   }
 
-  private async connect(): Promise<void> {
+  /** `byRetry`: started by the retry timer, so its exits go on counting towards a hold. */
+  private async connect(byRetry = false): Promise<void> {
     const generation = ++this.generation;
     clearTimeout(this.retryTimer);
-    if (!this.retrying) this.exitStreak = 0;
-    this.retrying = false;
+    if (!byRetry) this.exitStreak = 0;
     this.lifecycle.fire('start');
     let transportConfig = this.record.transport;
     const exposure = this.hooks.exposureFor(this.record.id);
@@ -596,7 +593,7 @@ export class ServerConnection {
     if (generation !== this.generation || !this.record.enabled) return;
     clearTimeout(this.retryTimer);
     this.connectedAt = 0;
-    this.lifecycle.fire('hold');
+    this.lifecycle.fire('hold', { reason: hold });
     this.setStatus({ nextRetryAt: undefined, held: { reason: hold, at: Date.now() } });
     this.addActivity('info', holdEvent(hold));
   }
@@ -607,18 +604,16 @@ export class ServerConnection {
     this.connectedAt = 0;
     clearTimeout(this.retryTimer);
     let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
-    // 'restarting' while it ends on its own: closeFlooder closed it.
-    const flood = this.lifecycle.is('restarting');
+    // Backing off from 'restarting' (it ended on its own while closeFlooder closed it): a flood's hold-off.
     this.lifecycle.fire('back-off');
-    this.backingOffForFlood = flood;
-    if (flood) {
+    const now = this.lifecycle.now;
+    if (now.state === 'backing-off' && now.forFlood) {
       delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));
     }
     this.setStatus({ nextRetryAt: Date.now() + delay });
     this.retryTimer = setTimeout(() => {
       if (generation !== this.generation) return;
-      this.retrying = true;
-      void this.connect();
+      void this.connect(true);
     }, delay);
     this.retryTimer.unref();
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATES, PROXY_STATES, type LifecycleState } from '../../../../shared/domain.js';
-import { ConnectionLifecycle, holdsCalls, IllegalTransitionError, nextState, TRANSITIONS, type LifecycleEvent } from '../../../../electron/host/connections/connection-lifecycle.js';
+import { ConnectionLifecycle, holdsCalls, IllegalTransitionError, next, nextState, TRANSITIONS, type LifecycleEvent } from '../../../../electron/host/connections/connection-lifecycle.js';
 
 const EVENTS: LifecycleEvent[] = ['start', 'connected', 'apply-grants', 'grants-applied', 'drain', 'restart', 'back-off', 'hold', 'stop'];
 
@@ -97,6 +97,32 @@ describe('connection lifecycle', () => {
 
   it('holds calls while a new process is on its way, and only then', () => {
     expect(LIFECYCLE_STATES.filter(holdsCalls)).toEqual(['connecting', 'draining', 'restarting']);
+  });
+
+  it('each state carries its own data: nested changes by depth, a flood\'s hold-off, a hold\'s reason', () => {
+    const lifecycle = new ConnectionLifecycle('ready');
+    lifecycle.fire('apply-grants');
+    lifecycle.fire('apply-grants');
+    expect(lifecycle.now).toEqual({ state: 'applying-grants', depth: 2 });
+    // The first of two changes told: still applying; the last: ready.
+    expect(lifecycle.fire('grants-applied')).toBe('applying-grants');
+    expect(lifecycle.now).toEqual({ state: 'applying-grants', depth: 1 });
+    expect(lifecycle.fire('grants-applied')).toBe('ready');
+    // It ended by itself: a crash's retry. Closed for flooding (it ends while 'restarting'): a flood's hold-off.
+    lifecycle.fire('back-off');
+    expect(lifecycle.now).toEqual({ state: 'backing-off', forFlood: false });
+    lifecycle.fire('start');
+    lifecycle.fire('connected');
+    lifecycle.fire('restart');
+    lifecycle.fire('back-off');
+    expect(lifecycle.now).toEqual({ state: 'backing-off', forFlood: true });
+    lifecycle.fire('start');
+    lifecycle.fire('hold', { reason: 'exits-at-start' });
+    expect(lifecycle.now).toEqual({ state: 'held-off', reason: 'exits-at-start' });
+    lifecycle.fire('start');
+    lifecycle.fire('hold');
+    expect(lifecycle.now).toEqual({ state: 'held-off', reason: undefined });
+    expect(next({ state: 'held-off', reason: 'setup' }, 'start')).toEqual({ state: 'connecting' });
   });
 
   it("the proxy's states are the lifecycle's own names, and its moves are the table's", () => {
