@@ -11,7 +11,7 @@ import { PROXY_STATES, type ChangeForecast, type ProxyState, type ServerRecord, 
 import type { SandboxSelfCheck } from '../../shared/sandbox.js';
 import { DEFAULT_REASK_WINDOW_MS, RootsChangeDriver, type Exposure } from '../host/connections/roots-change-driver.js';
 import { FirstRootsGate } from '../host/connections/first-roots-gate.js';
-import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent } from '../host/connections/connection-lifecycle.js';
+import { ConnectionLifecycle, DRAIN_LIMIT_MS, type LifecycleEvent, type TransitionDetail } from '../host/connections/connection-lifecycle.js';
 import { DrainWait, drainCutText, drainText, type DrainOutcome } from '../host/connections/drain-wait.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
 import { holdReason, type HoldReason } from '../host/launch/server-failure.js';
@@ -59,7 +59,6 @@ export class RootsProxy {
   /** Called once when the session is over for a reason other than close(): the exit code. */
   onclose?: (code: number) => void;
   private upstream: Upstream | undefined;
-  private ready = false;
   private generation = 0;
   private queue: Message[] = [];
   /** Host requests the server has not answered yet, and the proxy's own. */
@@ -75,7 +74,6 @@ export class RootsProxy {
   private readonly roots: RootsChangeDriver;
   /** One restart at a time; reasons that come meanwhile make one more. */
   private readonly restarts = new SerialRuns<string>((reason) => (this.closing ? Promise.resolve() : this.restartOnce(reason)));
-  private closing = false;
   private closed: Promise<void> | undefined;
   /** Every upstream opened and not yet shut, the current one and any a restart is closing. */
   private readonly live = new Set<Upstream>();
@@ -90,8 +88,19 @@ export class RootsProxy {
   private opening: Promise<void> | undefined;
   /** After each handshake, host messages wait for the server's first roots/list (first-roots-gate.ts). */
   private readonly firstRoots = new FirstRootsGate();
-  /** Its state (a subset of the app's connection lifecycle), written to status.state on every change. */
+  /** Its state (a subset of the app's connection lifecycle, with its data), written to status.state on every change. */
   private readonly lifecycle = new ConnectionLifecycle();
+
+  /** A server answers the host: its handshake (or the replay of the host's) is done, and no restart has begun. */
+  private get ready(): boolean {
+    return this.lifecycle.is('ready', 'draining');
+  }
+
+  /** close() was called: the session is over for good (its lifecycle's final stop). */
+  private get closing(): boolean {
+    const now = this.lifecycle.now;
+    return now.state === 'stopped' && now.final === true;
+  }
   /** A restart waiting for the host's running calls; host requests are queued meanwhile. */
   private readonly drain = new DrainWait();
   /** The server could not be started: every host request is answered with this, and nothing runs. */
@@ -134,7 +143,10 @@ export class RootsProxy {
         confinement: () => this.status.confinement,
         startingSandboxed: () => this.starting !== undefined && this.hooks.sandboxed?.() === true,
         // A held server (its failure needs a change) starts again on a change of its folders.
-        waitingToRetry: () => this.status.held !== undefined,
+        waitingToRetry: () => {
+          const now = this.lifecycle.now;
+          return now.state === 'held-off' && now.reason !== undefined;
+        },
         liveTarget: () => ({ live: this.upstream?.live, pid: this.upstream?.pid, writableByChoice: this.upstream?.writableByChoice }),
         // The registry's grants reach it (policy 'registry', checked by rootsChanged): always told.
         mayNotify: () => true,
@@ -184,15 +196,13 @@ export class RootsProxy {
    */
   close(): Promise<void> {
     if (this.closed) return this.closed;
-    this.closing = true;
     this.generation++;
     this.firstRoots.release();
     this.drain.cancel();
     this.roots.stop();
     this.calls.abandonOwn('The proxy is closing.');
     this.upstream = undefined;
-    this.ready = false;
-    this.go('stop');
+    this.go('stop', {}, { final: true });
     this.closed = (async () => {
       // A start in flight: what it gives is shut too (connect() shuts it as well, the same once).
       const started = await this.starting?.catch(() => undefined);
@@ -315,7 +325,6 @@ export class RootsProxy {
       }
     }
     if (generation !== this.generation) return;
-    this.ready = true;
     this.go('connected');
     const queued = this.queue;
     this.queue = [];
@@ -360,10 +369,9 @@ export class RootsProxy {
     this.generation++;
     const old = this.upstream;
     this.upstream = undefined;
-    // Not ready before the gate opens: what it held stays queued for the new process.
-    this.ready = false;
-    this.firstRoots.release();
+    // Not ready ('restarting') before the gate opens: what it held stays queued for the new process.
     this.go('restart', { restartCount: this.status.restartCount + 1, draining: undefined });
+    this.firstRoots.release();
     // Calls still running die with the old process: the host gets an error saying what happened,
     // instead of silence. An initialize still in flight is sent again instead: the host is owed its handshake.
     const cut = drained === 'limit' ? drainCutText('The server', reason, this.drainLimitMs) : `The server was restarted before it answered this call. Why: ${reason}`;
@@ -438,7 +446,6 @@ export class RootsProxy {
     this.drain.cancel();
     const old = this.upstream;
     this.upstream = undefined;
-    this.ready = false;
     this.roots.notRunning();
     this.roots.newSession();
     void old?.transport.close().catch(() => undefined);
@@ -449,7 +456,7 @@ export class RootsProxy {
     this.calls.failOwn((id) => errorResponse(id, INTERNAL_ERROR, error));
     this.calls.clear();
     this.pendingRootsKeys = [];
-    this.go('hold', { error, held: { reason, at: Date.now() }, draining: undefined });
+    this.go('hold', { error, held: { reason, at: Date.now() }, draining: undefined }, { reason });
     const queued = this.queue;
     this.queue = [];
     for (const message of queued) this.fromHost(message);
@@ -671,8 +678,8 @@ export class RootsProxy {
   }
 
   /** Moves the lifecycle (an illegal move throws: a bug) and shows the new state with `patch`. */
-  private go(event: LifecycleEvent, patch: Partial<SessionStatus> = {}): void {
-    const state = this.lifecycle.fire(event);
+  private go(event: LifecycleEvent, patch: Partial<SessionStatus> = {}, detail?: TransitionDetail): void {
+    const state = this.lifecycle.fire(event, detail);
     if (!isProxyState(state)) throw new Error(`The proxy has no state '${state}'.`);
     this.update({ ...patch, state });
   }

@@ -53,7 +53,8 @@ export const TRANSITIONS: { readonly [S in LifecycleState]: { readonly [E in Lif
  * McpConnectionState is the model): nothing kept beside it decides a transition.
  */
 export type Lifecycle =
-  | { state: 'stopped' }
+  /** `final`: closed for good (the proxy's session is over): no event but another stop is legal. */
+  | { state: 'stopped'; final?: true }
   | { state: 'connecting' }
   | { state: 'ready' }
   /** `depth`: changes being applied at once (a live mount, then its list_changed); ready again when all are. */
@@ -69,10 +70,16 @@ export type Lifecycle =
 export interface TransitionDetail {
   /** 'hold': why. */
   reason?: HoldReason | undefined;
+  /** 'stop': for good. */
+  final?: boolean | undefined;
 }
 
 /** The state `event` leads to from `from`, with its data; throws IllegalTransitionError when the table does not allow it. */
 export function next(from: Lifecycle, event: LifecycleEvent, detail: TransitionDetail = {}): Lifecycle {
+  if (from.state === 'stopped' && from.final) {
+    if (event !== 'stop') throw new IllegalTransitionError(from.state, event);
+    return from;
+  }
   const to = nextState(from.state, event);
   // Nested changes: the last one to finish makes it ready.
   if (event === 'grants-applied' && from.state === 'applying-grants' && from.depth > 1) return { state: 'applying-grants', depth: from.depth - 1 };
@@ -83,6 +90,8 @@ export function next(from: Lifecycle, event: LifecycleEvent, detail: TransitionD
       return { state: to, forFlood: from.state === 'restarting' };
     case 'held-off':
       return { state: to, reason: detail.reason };
+    case 'stopped':
+      return detail.final ? { state: to, final: true } : { state: to };
     default:
       return { state: to };
   }

@@ -125,6 +125,17 @@ describe('connection lifecycle', () => {
     expect(next({ state: 'held-off', reason: 'setup' }, 'start')).toEqual({ state: 'connecting' });
   });
 
+  it('a final stop (the proxy closed) is terminal: only another stop is legal', () => {
+    const lifecycle = new ConnectionLifecycle('ready');
+    lifecycle.fire('stop', { final: true });
+    expect(lifecycle.now).toEqual({ state: 'stopped', final: true });
+    for (const event of ['start', 'restart', 'connected', 'hold'] as const) expect(() => lifecycle.fire(event)).toThrow(IllegalTransitionError);
+    expect(lifecycle.fire('stop')).toBe('stopped');
+    expect(lifecycle.now).toEqual({ state: 'stopped', final: true });
+    // An ordinary stop (a server switched off) starts again.
+    expect(next({ state: 'stopped' }, 'start')).toEqual({ state: 'connecting' });
+  });
+
   it("the proxy's states are the lifecycle's own names, and its moves are the table's", () => {
     for (const state of PROXY_STATES) expect(LIFECYCLE_STATES).toContain(state);
     // The proxy's path: start, ready, drain, restart, start again, held, stopped.
