@@ -42,11 +42,8 @@ export interface RootsChangePort {
    * it is then not delivered, so the session does not wait for an answer to it.
    */
   sendListChanged(failed: () => void): boolean;
-  /**
-   * Restart the server so the change takes effect, logging `event` as why. `expected`: its next
-   * roots/list answers this restart, not a new wish for folders (the policy's restarts).
-   */
-  restart(event: ActivityEvent, expected: boolean): void;
+  /** Restart the server so the change takes effect, logging `event` as why. */
+  restart(event: ActivityEvent): void;
   /** Its mounts were changed live and proved again by this check. */
   verified(check: SandboxSelfCheck): void;
   /** Learned whether it asks again after list_changed. */
@@ -61,6 +58,12 @@ export class RootsChangeDriver {
   private startedFolders: readonly ExposedFolder[] | undefined;
   /** What this session was told, and whether the server re-asks after list_changed. */
   private readonly session: RootsSession;
+  /**
+   * The policy restarted it (to revoke its last folder, for new mounts...): its next roots/list
+   * answers that restart, not a new wish for folders, so it raises no consent. Kept across the
+   * restart's sessions until that answer, or until the person's Reconnect (forgetRestart).
+   */
+  private restartAwaitsAnswer = false;
 
   constructor(
     private readonly port: RootsChangePort,
@@ -89,9 +92,23 @@ export class RootsChangeDriver {
     this.session.stop();
   }
 
-  /** It asked roots/list and was answered `rootCount` roots. */
-  answered(rootCount: number): void {
+  /** It asked roots/list and was answered `rootCount` roots. Returns whether the ask answers a restart the policy made (it is expected). */
+  answered(rootCount: number): boolean {
     if (this.session.answered(rootCount)) this.port.rereadsRoots(true);
+    const expected = this.restartAwaitsAnswer;
+    this.restartAwaitsAnswer = false;
+    return expected;
+  }
+
+  /** Restarted by the person (Reconnect): its next roots/list is its own wish again. */
+  forgetRestart(): void {
+    this.restartAwaitsAnswer = false;
+  }
+
+  /** A restart by the policy: its next roots/list is expected. */
+  private restartForChange(event: ActivityEvent): void {
+    this.restartAwaitsAnswer = true;
+    this.port.restart(event);
   }
 
   /** Learned from the server: does it ask again after list_changed? */
@@ -107,7 +124,7 @@ export class RootsChangeDriver {
     const action = decideRootsChange(this.facts(), after);
     if (action.kind === 'none') return false;
     if (action.kind === 'restart') {
-      this.port.restart(restartEvent(action.why), true);
+      this.restartForChange(restartEvent(action.why));
       return true;
     }
     if (action.kind === 'live') {
@@ -160,7 +177,7 @@ export class RootsChangeDriver {
     const change = await applyLiveGrants(live, pid, after, writableByChoice).finally(applied);
     if (generation !== this.port.generation()) return;
     if (change.kind === 'restart') {
-      this.port.restart({ code: 'restart-live', params: change.reason }, true);
+      this.restartForChange({ code: 'restart-live', params: change.reason });
       return;
     }
     if (change.kind === 'applied') {
@@ -174,6 +191,7 @@ export class RootsChangeDriver {
   private didNotReask(): void {
     this.port.rereadsRoots(false);
     this.port.activity('info', { code: 'no-reask', params: { windowMs: this.session.windowMs } });
-    this.port.restart(restartEvent('reask'), false);
+    // Not marked expected, as before the driver: the restart is the server's habit, not the change's.
+    this.port.restart(restartEvent('reask'));
   }
 }

@@ -109,11 +109,6 @@ export class ServerConnection {
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
-  /**
-   * Set while the roots-change policy restarts it (to revoke its last folder, for new mounts...):
-   * its next roots/list answers our restart, not a new wish for folders, so it raises no consent.
-   */
-  private restartedByPolicy = false;
   /** What a change of its folders does (roots-change-driver.ts): the started folders, what it was told, whether it re-asks. */
   private readonly roots: RootsChangeDriver;
   /** The current start's sandbox (self-check, stderr tail), while it is enforced. */
@@ -143,10 +138,7 @@ export class ServerConnection {
         liveTarget: () => ({ live: this.sandbox.live, pid: this.status.pid, writableByChoice: this.record.writableByChoice }),
         mayNotify: () => this.record.sharing,
         sendListChanged: (failed) => this.sendListChanged(failed),
-        restart: (event, expected) => {
-          if (expected) this.restartedByPolicy = true;
-          void this.update(this.record, event);
-        },
+        restart: (event) => void this.update(this.record, event),
         verified: (check) => this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } }),
         rereadsRoots: (value) => this.setStatus({ rereadsRoots: value }),
         activity: (kind, event) => void this.addActivity(kind, event),
@@ -194,7 +186,7 @@ export class ServerConnection {
     this.addActivity('restart', { code: 'reconnect-requested' });
     // Asked by the person: the new session's roots/list is its own wish again, not the answer to a
     // policy restart this one cuts short (which would otherwise swallow its folder request).
-    this.restartedByPolicy = false;
+    this.roots.forgetRestart();
     // The person asked for it now (often for a server that hangs): no waiting for its calls.
     await this.restartNow();
   }
@@ -619,7 +611,6 @@ export class ServerConnection {
   }
 
   private recordRootsRequest(roots: readonly WireRoot[], uris: readonly string[]): void {
-    this.roots.answered(roots.length);
     this.status = {
       ...this.status,
       lastRootsRequest: { at: Date.now(), uris },
@@ -627,8 +618,8 @@ export class ServerConnection {
     };
     this.addActivity('roots-request', { code: 'roots-answered', params: { count: roots.length } }, uris);
     this.firstRoots.answered();
-    const expected = this.restartedByPolicy;
-    this.restartedByPolicy = false;
+    // Expected when it answers a restart the roots-change policy made: no new wish for folders.
+    const expected = this.roots.answered(roots.length);
     this.hooks.rootsRequested(this.record.id, roots, expected);
     this.hooks.statusChanged(this.record.id);
   }

@@ -17,7 +17,7 @@ const exposure = (...paths: string[]): Exposure => ({
 const CHECK: SandboxSelfCheck = { verified: true, detail: 'ok', at: 0 } as SandboxSelfCheck;
 
 function recordingPort(patch: Partial<RootsChangePort> = {}) {
-  const seen = { sent: 0, restarts: [] as { event: ActivityEvent; expected: boolean }[], codes: [] as string[], rereads: [] as boolean[], verified: 0, failNext: undefined as (() => void) | undefined };
+  const seen = { sent: 0, restarts: [] as ActivityEvent[], codes: [] as string[], rereads: [] as boolean[], verified: 0, failNext: undefined as (() => void) | undefined };
   let generation = 1;
   const port: RootsChangePort = {
     generation: () => generation,
@@ -34,7 +34,7 @@ function recordingPort(patch: Partial<RootsChangePort> = {}) {
       seen.failNext = failed;
       return true;
     },
-    restart: (event, expected) => void seen.restarts.push({ event, expected }),
+    restart: (event) => void seen.restarts.push(event),
     verified: () => void seen.verified++,
     rereadsRoots: (value) => void seen.rereads.push(value),
     activity: (_kind, event) => void seen.codes.push(event.code),
@@ -86,18 +86,24 @@ describe('RootsChangeDriver', () => {
     const a = new RootsChangeDriver(injected.port);
     a.startedWith(exposure('/a').folders);
     expect(a.changed(exposure('/a', '/b'))).toBe(true);
-    expect(injected.seen.restarts).toEqual([{ event: { code: 'restart-arguments' }, expected: true }]);
+    expect(injected.seen.restarts).toEqual([{ code: 'restart-arguments' }]);
+    // Its next roots/list answers that restart: expected once, then its own wish again.
+    expect(a.answered(2)).toBe(true);
+    expect(a.answered(2)).toBe(false);
 
     const told = recordingPort();
     const b = new RootsChangeDriver(told.port);
     b.startedWith(exposure('/a').folders);
     b.answered(1);
     b.changed(exposure());
-    expect(told.seen.restarts).toEqual([{ event: { code: 'restart-forget' }, expected: true }]);
+    expect(told.seen.restarts).toEqual([{ code: 'restart-forget' }]);
+    // The person's Reconnect cuts the policy's restart short: its next ask is its own wish.
+    b.forgetRestart();
+    expect(b.answered(0)).toBe(false);
 
     const held = recordingPort({ waitingToRetry: () => true, connected: () => false });
     new RootsChangeDriver(held.port).changed(exposure('/a'));
-    expect(held.seen.restarts).toEqual([{ event: { code: 'restart-retry' }, expected: true }]);
+    expect(held.seen.restarts).toEqual([{ code: 'restart-retry' }]);
   });
 
   it("a server that does not ask again in the window: 'no-reask', then 'restart-reask' (not expected), and from then on at once", () => {
@@ -111,14 +117,16 @@ describe('RootsChangeDriver', () => {
     vi.advanceTimersByTime(100);
     expect(seen.rereads).toEqual([false]);
     expect(seen.codes).toEqual(['no-reask']);
-    expect(seen.restarts).toEqual([{ event: { code: 'restart-reask' }, expected: false }]);
+    expect(seen.restarts).toEqual([{ code: 'restart-reask' }]);
     expect(driver.reasks).toBe('no');
-    // The restarted session: a change restarts it by policy, without a list_changed first.
+    // The restarted session: its first ask is not marked expected (as before the driver), and a
+    // change now restarts it by policy, without a list_changed first; that restart's ask is expected.
     driver.newSession();
-    driver.answered(2);
+    expect(driver.answered(2)).toBe(false);
     driver.changed(exposure('/b'));
     expect(seen.sent).toBe(1);
-    expect(seen.restarts.at(-1)).toEqual({ event: { code: 'restart-reask' }, expected: true });
+    expect(seen.restarts.at(-1)).toEqual({ code: 'restart-reask' });
+    expect(driver.answered(1)).toBe(true);
   });
 
   it('a confined session with live mounts gets them changed live, verified, logged, then told', async () => {
@@ -157,7 +165,7 @@ describe('RootsChangeDriver', () => {
     await vi.waitFor(() => expect(pending.finish).toBeDefined());
     finishWith({ kind: 'restart', reason: { why: 'failed', detail: 'EBUSY' } });
     await vi.waitFor(() => expect(seen.restarts).toHaveLength(1));
-    expect(seen.restarts[0]).toEqual({ event: { code: 'restart-live', params: { why: 'failed', detail: 'EBUSY' } }, expected: true });
+    expect(seen.restarts[0]).toEqual({ code: 'restart-live', params: { why: 'failed', detail: 'EBUSY' } });
 
     pending.finish = undefined;
     driver.changed(exposure('/a'));
