@@ -59,7 +59,8 @@ export type Lifecycle =
   | { state: 'ready' }
   /** `depth`: changes being applied at once (a live mount, then its list_changed); ready again when all are. */
   | { state: 'applying-grants'; depth: number }
-  | { state: 'draining' }
+  /** `restart`: the restart waiting for its running calls (the app's connections): another reason meanwhile joins it. */
+  | { state: 'draining'; restart?: Promise<void> | undefined }
   | { state: 'restarting' }
   /** `forFlood`: it was closed for flooding (it backs off from 'restarting'): a hold-off that a grant does not cut short, as it does a crash's retry. */
   | { state: 'backing-off'; forFlood: boolean }
@@ -72,6 +73,8 @@ export interface TransitionDetail {
   reason?: HoldReason | undefined;
   /** 'stop': for good. */
   final?: boolean | undefined;
+  /** 'drain': the restart that follows it. */
+  restart?: Promise<void> | undefined;
 }
 
 /** The state `event` leads to from `from`, with its data; throws IllegalTransitionError when the table does not allow it. */
@@ -90,6 +93,8 @@ export function next(from: Lifecycle, event: LifecycleEvent, detail: TransitionD
       return { state: to, forFlood: from.state === 'restarting' };
     case 'held-off':
       return { state: to, reason: detail.reason };
+    case 'draining':
+      return { state: to, restart: detail.restart };
     case 'stopped':
       return detail.final ? { state: to, final: true } : { state: to };
     default:

@@ -104,8 +104,6 @@ export class ServerConnection {
   });
   /** Tool calls running on the current process: a restart waits for them (drains). */
   private readonly running = new RunningCalls();
-  /** The restart waiting for running calls, if any: another reason meanwhile joins it. */
-  private drained: Promise<void> | undefined;
   private connectedAt = 0;
   /** The era learned at the last connect (for a roots capability declared or not): the next connect skips the probe. */
   private eraVerdict: { carriesRoots: boolean; verdict: EraVerdict } | undefined;
@@ -202,15 +200,20 @@ export class ServerConnection {
    * with the newest config (read when it starts).
    */
   private restart(reason: ActivityEvent): Promise<void> {
-    if (this.drained) return this.drained;
+    const now = this.lifecycle.now;
+    // Another reason while it drains joins the restart under way (the 'draining' state carries it).
+    if (now.state === 'draining' && now.restart) return now.restart;
     if (this.running.size === 0 || !this.lifecycle.is('ready', 'applying-grants')) return this.restartNow();
-    const drained = this.drainCalls(reason).then(async (outcome) => {
-      if (this.drained === drained) this.drained = undefined;
-      // Stopped, reconnected or ended meanwhile: that path owns what happens next.
-      if (outcome !== 'cancelled' && this.lifecycle.is('draining', 'backing-off', 'restarting')) await this.restartNow();
-    });
-    this.drained = drained;
-    return drained;
+    let settle!: { resolve: () => void; reject: (error: unknown) => void };
+    const restart = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    this.lifecycle.fire('drain', { restart });
+    this.drainCalls(reason)
+      .then(async (outcome) => {
+        // Stopped, reconnected or ended meanwhile: that path owns what happens next.
+        if (outcome !== 'cancelled' && this.lifecycle.is('draining', 'backing-off', 'restarting')) await this.restartNow();
+      })
+      .then(settle.resolve, settle.reject);
+    return restart;
   }
 
   private async restartNow(): Promise<void> {
@@ -219,10 +222,10 @@ export class ServerConnection {
     this.start();
   }
 
+  /** Waits for the running calls (the lifecycle is 'draining' already), at most the drain limit. */
   private async drainCalls(reason: ActivityEvent): Promise<DrainOutcome> {
     const limitMs = this.options.drainLimitMs ?? DRAIN_LIMIT_MS;
     const calls = this.running.size;
-    this.lifecycle.fire('drain');
     this.setStatus({ draining: { calls, until: Date.now() + limitMs, limitMs, reason: englishOf(reason) } });
     // The reason is the 'restart' entry just before this one.
     this.addActivity('info', { code: 'drain-waiting', params: { count: calls, seconds: Math.round(limitMs / 1000) } });

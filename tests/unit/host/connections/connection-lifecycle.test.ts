@@ -123,6 +123,10 @@ describe('connection lifecycle', () => {
     lifecycle.fire('hold');
     expect(lifecycle.now).toEqual({ state: 'held-off', reason: undefined });
     expect(next({ state: 'held-off', reason: 'setup' }, 'start')).toEqual({ state: 'connecting' });
+    // A restart waiting for running calls: the draining state holds it, so another reason joins it.
+    const restart = Promise.resolve();
+    expect(next({ state: 'ready' }, 'drain', { restart })).toEqual({ state: 'draining', restart });
+    expect(next({ state: 'draining', restart }, 'restart')).toEqual({ state: 'restarting' });
   });
 
   it('a final stop (the proxy closed) is terminal: only another stop is legal', () => {

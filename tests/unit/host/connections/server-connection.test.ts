@@ -1,6 +1,7 @@
 // ServerConnection through its public API, against real small stdio MCP servers (tests/fixtures):
 // the behaviours the rest of the app relies on, asserted on activity codes and status, never on
 // English. Every wait is for a fact (waitFor), never a sleep.
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +158,32 @@ describe('ServerConnection', () => {
     expect(restart).toMatchObject({ code: 'config-changed', source: 'cli' });
     await waitFor(() => connection.status.state === 'connected' && connection.status.pid !== pid, { what: 'the restarted process', ...patience });
     expect(connection.config.name).toBe('renamed');
+  });
+
+  it('a restart waits for a running call (draining), and a second reason meanwhile joins that one restart', async () => {
+    const dir = tempDir('conn-drain-');
+    const [started, release] = [path.join(dir, 'started'), path.join(dir, 'release')];
+    const { connection, state, count, patience } = harness(fixture('roots-echo-server.mjs', 'follows'));
+    connection.start();
+    await waitFor(() => connection.status.state === 'connected', { what: 'connected', ...patience });
+    const pid = connection.status.pid;
+    const call = connection.callTool('slow', { started, release });
+    await waitFor(() => fs.existsSync(started), { what: 'the call to run', ...patience });
+
+    const first = connection.update(connection.config, { code: 'config-changed' });
+    await waitFor(() => connection.status.lifecycle === 'draining', { what: 'draining', ...patience });
+    expect(connection.status.draining?.calls).toBe(1);
+    const second = connection.update({ ...connection.config, name: 'second' }, { code: 'config-limits' });
+    expect(count('drain-waiting')).toBe(1);
+    fs.writeFileSync(release, '');
+    // The call finishes on the old process, then one restart, with the newest config.
+    expect(JSON.parse(toolText(await call))).toEqual({ pid });
+    await Promise.all([first, second]);
+    await waitFor(() => connection.status.state === 'connected' && connection.status.pid !== pid, { what: 'the restarted process', ...patience });
+    expect(count('disconnected')).toBe(1);
+    expect(count('connected')).toBe(2);
+    expect(state.activity.filter((entry) => entry.kind === 'restart').map((entry) => entry.code)).toEqual(['config-changed', 'config-limits']);
+    expect(connection.config.name).toBe('second');
   });
 
   it('a crash is retried with growing delays; Reconnect starts the count again', async () => {
