@@ -76,10 +76,10 @@ export interface ActivityParams {
   'limit-memory': { mib: number };
   'limit-tmp': { mib: number };
   'limit-files': { count: number };
-  /** Bind mounts: `static` 'yes' where its protection is what its start found. */
-  'sandbox-verified': { pid: number; count: number; protected: number; sockets: 'refused' | 'own-network'; static: 'yes' | 'no' };
+  /** Bind mounts: `static` 'yes' where its protection is what its start found. `pid` as text: a process id is not a quantity (no digit grouping). */
+  'sandbox-verified': { pid: string; count: number; protected: number; sockets: 'refused' | 'own-network'; static: 'yes' | 'no' };
   /** Its own file view. */
-  'sandbox-verified-view': { pid: number; count: number; sockets: 'refused' | 'own-network' };
+  'sandbox-verified-view': { pid: string; count: number; sockets: 'refused' | 'own-network' };
   'sandbox-unverified': { detail: string };
   'live-applied': { ms: number; mounted: string; unmounted: string };
   'sandbox-blocked': { path: string };

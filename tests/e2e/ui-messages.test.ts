@@ -62,15 +62,15 @@ describe('messages', () => {
     const server = await host.addServer({ name: 'everything', transport: everythingServer(), enabled: true, sharing: true });
     await waitConnected(host, server.id);
     // Where the OS sandbox runs here: its check is logged, and must not stay English.
-    const verified = await waitFor(() => host.activity(server.id).find((entry) => entry.message.startsWith('Sandbox verified')), { what: 'the sandbox check', timeoutMs: 15_000 });
+    const verified = await waitFor(() => host.activity(server.id).find((entry) => entry.code === 'sandbox-verified' || entry.code === 'sandbox-verified-view'), { what: 'the sandbox check', timeoutMs: 15_000 });
     await page.getByRole('tab', { name: /^Server/ }).click();
     const activity = page.getByRole('list', { name: 'Aktivität' });
     // Network on: in a network of its own (pasta) Unix sockets are allowed, sharing the host's they are refused.
-    const sockets = verified.message.includes('Unix sockets refused')
+    const sockets = verified.params?.sockets === 'refused'
       ? 'Schlüsselbunde, Mount-Aufrufe und Unix-Sockets verweigert'
       : 'Schlüsselbunde und Mount-Aufrufe verweigert; ein eigenes Netz, in dem es die Unix-Sockets des Rechners \\(X11, D-Bus\\) nicht gibt';
     // Its own file view where FUSE works here, else bind mounts, whose protection is static and said so.
-    const viewed = verified.message.includes('through its file view');
+    const viewed = verified.code === 'sandbox-verified-view';
     const grants = viewed
       ? '0 Ordner über eine eigene Dateiansicht, jeweils genau der geprüfte Ordner; geschützte Namen in jeder Tiefe und jederzeit verweigert, nichts in deinen Ordnern abgelegt'
       : '0 Ordner wie freigegeben eingebunden, jeweils genau der geprüfte Ordner; 0 geschützte Pfade schreibgeschützt';

@@ -51,7 +51,7 @@ describe('folder repairs', () => {
     await swappedRow.getByText(`It now leads to ${fs.realpathSync(elsewhere)}.`, { exact: false }).waitFor();
     const goneRow = page.getByRole('row', { name: /gone/ });
     await goneRow.getByText('The folder was deleted, renamed or unmounted.').waitFor();
-    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 0, { what: 'the server to lose both folders' });
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 0, { what: 'the server to lose both folders', timeoutMs: 60_000 });
     await page.getByRole('button', { name: 'Check all again' }).waitFor();
     await shoot(session, 'roots-repairs');
 

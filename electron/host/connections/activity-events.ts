@@ -29,8 +29,8 @@ export function liveChangeEvent(change: Extract<LiveChange, { kind: 'applied' }>
 export function verifiedEvent(check: SandboxSelfCheck): ActivityEvent {
   const proven = check.proven;
   if (!proven) return { code: 'error-text', params: { detail: `Sandbox verified: ${check.detail}` } };
-  if (proven.view) return { code: 'sandbox-verified-view', params: { pid: proven.pid, count: proven.grants, sockets: proven.sockets } };
-  return { code: 'sandbox-verified', params: { pid: proven.pid, count: proven.grants, protected: proven.protected, sockets: proven.sockets, static: proven.static ? 'yes' : 'no' } };
+  if (proven.view) return { code: 'sandbox-verified-view', params: { pid: String(proven.pid), count: proven.grants, sockets: proven.sockets } };
+  return { code: 'sandbox-verified', params: { pid: String(proven.pid), count: proven.grants, protected: proven.protected, sockets: proven.sockets, static: proven.static ? 'yes' : 'no' } };
 }
 
 /** What changed in a server's settings, for the restart it causes (the first difference found). */

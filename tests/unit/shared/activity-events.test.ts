@@ -51,8 +51,8 @@ const SAMPLES: { [C in ActivityCode]: ActivityParams[C] } = {
   'limit-memory': { mib: 512 },
   'limit-tmp': { mib: 64 },
   'limit-files': { count: 256 },
-  'sandbox-verified': { pid: 42, count: 2, protected: 3, sockets: 'refused', static: 'yes' },
-  'sandbox-verified-view': { pid: 42, count: 2, sockets: 'own-network' },
+  'sandbox-verified': { pid: '12345', count: 2, protected: 3, sockets: 'refused', static: 'yes' },
+  'sandbox-verified-view': { pid: '12345', count: 2, sockets: 'own-network' },
   'sandbox-unverified': { detail: '/proc/sys is writable inside' },
   'live-applied': { ms: 12, mounted: '/work/a', unmounted: '-' },
   'sandbox-blocked': { path: '/work/b' },
@@ -106,6 +106,8 @@ describe('activity codes in every language', () => {
       expect(words).not.toMatch(/\{\w+\}|activityMsg\./);
       // A key missing in a language falls back to English: caught here.
       if (!VERBATIM.has(entry.code)) expect(words, `${entry.code} in ${language}`).not.toBe(en);
+      // A process id is a name, not a quantity: never grouped ("12.345" in German).
+      if (entry.params?.pid !== undefined) expect(words).toContain('12345');
     }
   });
 });
