@@ -4,6 +4,7 @@
 // full disk where no lock file can be created.
 // (proper-lockfile is async-first and its sync mode cannot retry; this is the small part we need.)
 import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CodedError } from '../../../shared/result.js';
 import { isProcessAlive } from './process-alive.js';
@@ -36,23 +37,51 @@ function isStale(lockPath: string, staleMs: number): boolean {
  * killed between the two left an empty lock that nobody could prove stale, and every edit failed
  * for the next 10 s. So the pid goes into a private file first, which is then hard-linked to the
  * lock's name: the link appears whole or not at all (EEXIST while another holds it). Filesystems
- * without hard links get the in-place write. The private file is removed on every path, a failed
- * write (a full disk) included.
+ * without hard links get the in-place write.
+ *
+ * The private file is made once per lock and process and kept until the process ends: creating a
+ * file cost 0.2-0.4 ms here (a link 11 µs), and each edit of the app took the lock before telling
+ * its servers (BENCHMARKS.md section 2). A killed process's file is removed by the next store that
+ * opens (removeStaleTemps: `<lock>.<pid>.<random>` of a dead pid).
  */
 function createWithPid(lockPath: string): void {
-  const temp = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  const own = pidFile(lockPath);
   try {
-    fs.writeFileSync(temp, String(process.pid), { flag: 'wx', mode: 0o600 });
-    try {
-      fs.linkSync(temp, lockPath);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
+    // The lock's age must be this hold's, not the private file's: an old mtime reads as stale.
+    const now = new Date();
+    fs.utimesSync(own, now, now);
+    fs.linkSync(own, lockPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && fs.existsSync(path.dirname(lockPath))) {
+      // Our private file was removed under us (a sweep that misjudged our pid): make it again.
+      pidFiles.delete(lockPath);
+      fs.linkSync(pidFile(lockPath), lockPath);
+      return;
     }
-  } finally {
-    fs.rmSync(temp, { force: true });
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+    fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
   }
+}
+
+/** Each lock's private pid file, made at its first acquire. */
+const pidFiles = new Map<string, string>();
+
+function pidFile(lockPath: string): string {
+  const known = pidFiles.get(lockPath);
+  if (known) return known;
+  const file = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+  if (pidFiles.size === 0) process.once('exit', removePidFiles);
+  pidFiles.set(lockPath, file);
+  return file;
+}
+
+/** At exit, and for tests: the private files go (a lock still held keeps its own name). */
+export function removePidFiles(): void {
+  for (const file of pidFiles.values()) fs.rmSync(file, { force: true });
+  pidFiles.clear();
+  process.off('exit', removePidFiles);
 }
 
 /** One attempt: the release function, or undefined while another process holds the lock. */
