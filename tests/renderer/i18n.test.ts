@@ -43,6 +43,27 @@ describe('translator', () => {
     expect(createTranslator('zh-CN')('roots.count', { count: 2 })).toBe('2 个文件夹');
   });
 
+  it('makes its number format at the first number, not when created (ICU's data, at each proxy's load)', () => {
+    const Original = Intl.NumberFormat;
+    let made = 0;
+    Intl.NumberFormat = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made++;
+      }
+    } as typeof Intl.NumberFormat;
+    try {
+      const t = createTranslator('en');
+      expect(t('matrix.cellLabel', { root: 'docs', server: 'fs' })).toBe('Share docs with fs');
+      expect(made).toBe(0);
+      expect(t('roots.count', { count: 1200 })).toBe('1,200 folders');
+      expect(t('roots.count', { count: 3 })).toBe('3 folders');
+      expect(made).toBe(1);
+    } finally {
+      Intl.NumberFormat = Original;
+    }
+  });
+
   it('shows an unknown key instead of crashing', () => {
     const t = createTranslator('de');
     expect(t('error.some-future-code' as MessageKey)).toBe('error.some-future-code');
