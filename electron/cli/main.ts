@@ -4,6 +4,7 @@
 import { CliContext, processIo, type CliIo } from './cli-context.js';
 import { loadRunProxy } from './proxy-entry.js';
 import { proxyCommandLine } from './proxy-command-line.js';
+import { startMark } from '../host/sandbox/start-marks.js';
 
 /** Runs one command line; resolves with the exit code (0 ok, 1 failure, 2 usage). */
 export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
@@ -12,7 +13,9 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   const proxy = proxyCommandLine(argv);
   if (proxy) {
     context.configDirFlag = proxy.configDirFlag;
+    startMark('cli');
     const { runProxy } = await loadRunProxy();
+    startMark('bundle');
     return runProxy({ configDir: context.configDir(), server: proxy.server, rootsPolicy: proxy.rootsPolicy });
   }
   const { runCommandTable } = await import('./command-table.js');

@@ -26,6 +26,7 @@ import { PrivateNetworkError, privateNetworkFix } from '../host/sandbox/private-
 import { describeServerFailure, describeSetupFailure } from '../host/launch/server-failure.js';
 import { SandboxSetupError } from '../host/sandbox/sandbox-types.js';
 import { englishOf } from '../../shared/i18n/activity-message.js';
+import { startMark } from '../host/sandbox/start-marks.js';
 
 export interface RunProxyOptions {
   configDir: string;
@@ -87,6 +88,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   try {
     for (const notice of await model.open()) log(notice.message);
     record = model.current.servers[0] as ServerRecord;
+    startMark('registry');
   } catch (error) {
     log(toHostError(error).message);
     await model.close();

@@ -17,6 +17,7 @@ import { openTransport } from '../host/registry/secret-codec.js';
 import { buildStdioTransport, type BuildOptions, type BuiltTransport } from '../host/launch/stdio-transport-factory.js';
 import type { ActivityEvent } from '../../shared/activity-event.js';
 import { englishOf } from '../../shared/i18n/activity-message.js';
+import { startMark, startMarksLine } from '../host/sandbox/start-marks.js';
 
 export interface Upstream {
   transport: Transport;
@@ -77,7 +78,11 @@ export async function openUpstream(
   // Its last lines, kept (as the app does) to tell a path the sandbox blocked from any other end.
   const sandbox = new StartSandbox(prepared.confined);
   if (built.stderr && prepared.confined) sandbox.readStderr(built.stderr, record.transport, () => undefined);
+  startMark('spawn');
   await transport.start();
+  startMark('started');
+  const marks = startMarksLine();
+  if (marks) stderr.write(`mcp-roots: ${marks}\n`);
   const pid = built.pid?.() ?? undefined;
   const confined = prepared.confined;
   const blocked = async () => {

@@ -9,6 +9,8 @@ import type { ExposedFolder } from '../access/exposure.js';
 import { confineStdio, type ConfinedStdio } from '../sandbox/confine-stdio.js';
 import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
 import type { GrantedFolder } from '../sandbox/sandbox-types.js';
+import { sandboxSupport } from '../sandbox/probe-cache.js';
+import { startMark } from '../sandbox/start-marks.js';
 
 export interface PreparedStart {
   /** What to start: the server's own config, or its confined command line. */
@@ -58,6 +60,9 @@ export async function prepareStart(
   // A container's mounts are its grants, whatever the sandbox setting; bwrap around the docker client would confine nothing.
   if (isContainerRun(transport)) return { transport: withContainerMounts(transport, folders), confinement: CONTAINER_CONFINEMENT };
   if (!record.sandbox) return { transport, confinement: { state: 'off', reason: 'You turned the sandbox off for this server.' } };
+  startMark('prepare');
+  const support = options.support ?? (await sandboxSupport(options.dataDir));
+  startMark('probe');
   const confined = await confineStdio(transport, {
     serverId: record.id,
     roots: sandboxRoots(folders, record.writableByChoice),
@@ -69,9 +74,10 @@ export async function prepareStart(
     serverName: record.name,
     onNetworkRefused: options.onNetworkRefused,
     limits: record.limits,
-    support: options.support,
+    support,
     recordBounds: options.recordBounds,
   });
+  startMark('confined');
   const { kind, reasonCode, reason } = confined.enforcement;
   if (kind === 'none' || reasonCode !== 'ok') {
     return { transport, confinement: { state: 'advisory', reasonCode: reasonCode === 'ok' ? 'platform-unsupported' : reasonCode, reason } };

@@ -24,6 +24,7 @@ import { withHooksFolders, type ViewRules } from './view-rules.js';
 import { ViewRefused, ViewSession } from './view-session.js';
 import type { ViewAuditEvent } from './view-protocol.js';
 import type { LiveRestartReason } from '../../../../shared/activity-event.js';
+import { startMark } from '../start-marks.js';
 
 export interface ViewConfineInput {
   view: Extract<ViewSupport, { available: true }>;
@@ -124,12 +125,16 @@ export function confineWithView(input: ViewConfineInput): ViewConfined {
         pipes: (blockPipe ? 1 : 0) + 1,
         whenSpawned: async (pipes: (Readable | Writable)[], pid: number | undefined) => {
           if (!pid) throw new Error('the sandbox helper did not start');
+          startMark('helper');
           const session = new ViewSession(pipes[pipes.length - 1] as Duplex, input.onAudit);
           // The first table: the helper opens each grant (no symlink followed, the very folder checked) and serves it.
           await session.apply(rules, entries);
+          startMark('fileview');
           const holder = await session.holder;
+          startMark('holder');
           sessions.set(pid, session);
           const stop = blockPipe ? await attachPrivateNetwork(network as PrivateNetwork, holder, pipes[0] as Writable) : undefined;
+          if (blockPipe) startMark('pasta');
           return () => {
             sessions.delete(pid);
             stop?.();
