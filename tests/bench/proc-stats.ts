@@ -34,6 +34,17 @@ export function statCpuMs(pid: number): number {
   }
 }
 
+/** CPU of the process's children that ended and were waited for (cutime + cstime), in ms (10 ms ticks). */
+export function reapedCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Inotify watches held by the process, over all its inotify instances. */
 export function inotifyWatches(pid: number): number {
   let count = 0;

@@ -5,7 +5,7 @@
 // stderr, which the proxy passes on to the host: the bench learns when a server had its folders
 // from the server itself, without polling it.
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -117,6 +117,7 @@ export class ProxiedHost extends EventEmitter<{ stamp: [Stamp] }> {
   constructor(
     configDir: string,
     readonly server: FleetServer,
+    { marks = false }: { marks?: boolean } = {},
   ) {
     super();
     this.setMaxListeners(50);
@@ -125,6 +126,8 @@ export class ProxiedHost extends EventEmitter<{ stamp: [Stamp] }> {
       args: [CLI, 'proxy', '--config-dir', configDir, server.name],
       cwd: repoRoot,
       stderr: 'pipe',
+      // The SDK's default environment, with the proxy's timing marks asked for (start-marks.ts).
+      ...(marks ? { env: { ...getDefaultEnvironment(), MCP_ROOTS_START_MARKS: '1' } } : {}),
     });
     const lines = readline.createInterface({ input: this.transport.stderr as Readable });
     lines.on('line', (line) => this.onLine(line));
@@ -193,8 +196,8 @@ export interface FleetStart {
 }
 
 /** Launches one proxy per server, all at once, and waits until each server has its folders. */
-export async function startFleet(registry: FleetRegistry, servers: readonly FleetServer[], timeoutMs: number): Promise<FleetStart> {
-  const hosts = servers.map((server) => new ProxiedHost(registry.configDir, server));
+export async function startFleet(registry: FleetRegistry, servers: readonly FleetServer[], timeoutMs: number, options: { marks?: boolean } = {}): Promise<FleetStart> {
+  const hosts = servers.map((server) => new ProxiedHost(registry.configDir, server, options));
   const outcomes = await Promise.allSettled(
     hosts.map(async (host) => {
       await host.launch();

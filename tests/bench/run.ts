@@ -53,7 +53,7 @@ const sections: Section[] = [
     run: () =>
       proxyFleets(
         quick
-          ? { rootCounts: [100], fleetSizes: [1, 20], singleRepeats: 1, restartGrants: 0, grants: 0, idleWindowMs: 0, startOnly: true }
+          ? { rootCounts: [100], fleetSizes: [1, 20], singleRepeats: 1, restartGrants: 0, grants: 0, idleWindowMs: 0, startOnly: true, cpuRepeats: 3 }
           : { rootCounts: [100, 10_000], fleetSizes: [1, 5, 10, 20], singleRepeats: 5, restartGrants: 5, grants: 20, idleWindowMs: 10_000 },
       ),
   },
