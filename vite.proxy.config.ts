@@ -1,4 +1,4 @@
-// Builds the proxy into one ES module, dist/proxy-bundle/run-proxy.js, with its dependencies (the MCP
+// Builds the proxy into one CommonJS file, dist/proxy-bundle/run-proxy.cjs, with its dependencies (the MCP
 // SDK, zod) inside. Hosts launch `mcp-roots proxy` ten or twenty at once as they start, and each
 // proxy loaded ~370 modules one by one: Node's module loader (resolving, reading, linking each file)
 // cost more CPU than the code itself. One file costs a proxy about half as much to load
@@ -33,7 +33,9 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     ssr: path.resolve(import.meta.dirname, 'electron/proxy/run-proxy.ts'),
-    rollupOptions: { output: { format: 'es', entryFileNames: 'run-proxy.js', chunkFileNames: '[name]-[hash].js' } },
+    // CommonJS, so that the CLI can compile it with V8's code cache on Node 20 (electron/cli/cached-bundle.ts);
+    // its chunks are required, not imported, for the same reason.
+    rollupOptions: { output: { format: 'cjs', entryFileNames: 'run-proxy.cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false } },
   },
   // Everything inside but the optional native keychain binding, which loads from node_modules.
   ssr: { noExternal: true, external: ['@napi-rs/keyring'] },

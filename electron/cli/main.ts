@@ -14,9 +14,10 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
   if (proxy) {
     context.configDirFlag = proxy.configDirFlag;
     startMark('cli');
-    const { runProxy } = await loadRunProxy();
+    const configDir = context.configDir();
+    const { runProxy } = await loadRunProxy(undefined, configDir);
     startMark('bundle');
-    return runProxy({ configDir: context.configDir(), server: proxy.server, rootsPolicy: proxy.rootsPolicy });
+    return runProxy({ configDir, server: proxy.server, rootsPolicy: proxy.rootsPolicy });
   }
   const { runCommandTable } = await import('./command-table.js');
   return runCommandTable(argv, context);

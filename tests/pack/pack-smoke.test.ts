@@ -155,7 +155,7 @@ describe('app.asar', () => {
       '/dist/electron/cli/main.js',
       '/dist/electron/proxy/run-proxy.js',
       // What the CLI's proxy loads when built (electron/cli/proxy-entry.ts).
-      '/dist/proxy-bundle/run-proxy.js',
+      '/dist/proxy-bundle/run-proxy.cjs',
       '/dist/preload/index.cjs',
       '/dist/renderer/index.html',
       '/node_modules/@modelcontextprotocol/client/package.json',

@@ -57,7 +57,7 @@ export function ensureBuilt(): Promise<void> {
 
 function isFresh(): boolean {
   // The proxy's bundle holds code from both folders: it must be newer than every source.
-  const bundled = mtimeOf(path.join(repoRoot, 'dist/proxy-bundle/run-proxy.js'));
+  const bundled = mtimeOf(path.join(repoRoot, 'dist/proxy-bundle/run-proxy.cjs'));
   for (const folder of ['shared', 'electron']) {
     for (const source of sources(path.join(repoRoot, folder))) {
       const output = path.join(repoRoot, 'dist', path.relative(repoRoot, source)).replace(/\.ts$/, '.js');

@@ -14,8 +14,9 @@ export function addToolCommands(program: Command, context: CliContext): void {
     .addOption(new Option('--roots-policy <policy>', 'whose roots the server is told').choices(['registry', 'host']).default('registry'))
     .helpGroup(GROUP.everywhere)
     .action(async (server: string, options: { rootsPolicy: 'registry' | 'host' }) => {
-      const { runProxy } = await loadRunProxy();
-      context.exitCode = await runProxy({ configDir: context.configDir(), server, rootsPolicy: options.rootsPolicy });
+      const configDir = context.configDir();
+      const { runProxy } = await loadRunProxy(undefined, configDir);
+      context.exitCode = await runProxy({ configDir, server, rootsPolicy: options.rootsPolicy });
     });
 
   program
