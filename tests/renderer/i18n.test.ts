@@ -43,7 +43,7 @@ describe('translator', () => {
     expect(createTranslator('zh-CN')('roots.count', { count: 2 })).toBe('2 个文件夹');
   });
 
-  it('makes its number format at the first number, not when created (ICU's data, at each proxy's load)', () => {
+  it('makes its number format at the first number, not when created (ICU data, at the load of every proxy)', () => {
     const Original = Intl.NumberFormat;
     let made = 0;
     Intl.NumberFormat = class extends Original {
