@@ -83,7 +83,7 @@ export interface HostEvents {
 }
 
 const MAX_NOTICES = 20;
-/** How long a write may wait for notified servers to re-fetch before it goes to disk anyway. */
+/** How long a write may wait for notified servers to re-fetch before it goes to disk anyway (why it waits: registry-model.ts beforePersist). */
 const REFETCH_GRACE_MS = 25;
 
 export class RootsHost extends EventEmitter<HostEvents> {
