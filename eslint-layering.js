@@ -80,6 +80,7 @@ export const LAYERS = {
       'electron/host/sandbox/private-network': "the private network's failures and their fix",
       'electron/host/sandbox/confine-stdio': "the confined process's types (its live grants)",
       'electron/host/sandbox/blocked-path': 'a path the sandbox refused, for the note beside a tool error',
+      'electron/host/sandbox/start-marks': "its start's timing marks (MCP_ROOTS_START_MARKS), as the app's starts make them",
       'electron/host/status/proxy-status': 'the status file the app reads',
       'electron/host/status/status-file': 'writes that status file',
     },
