@@ -235,6 +235,10 @@ export interface ServerFailure {
 }
 
 export interface ServerStatus {
+  /**
+   * Its lifecycle in one word, derived from it alone (connection-lifecycle.ts connectionStateOf):
+   * 'error' is a backing-off, held-off or stopped lifecycle that failed. Never set on its own.
+   */
   state: ConnectionState;
   /** Where the connection is in its life; absent in a status written before lifecycles were named. */
   lifecycle?: LifecycleState | undefined;

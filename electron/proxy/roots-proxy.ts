@@ -67,6 +67,11 @@ export class RootsProxy {
   private initialize: Message | undefined;
   /** ...and as the host sent it: sent again if a restart cuts it off before its answer. */
   private hostInitialize: Message | undefined;
+  /**
+   * The host's side finished its handshake (it sent notifications/initialized). A fact of the
+   * host's session, not of the server's lifecycle: it outlives the server's restarts, and only
+   * says whether a change can be told yet; it never moves the lifecycle.
+   */
   private initialized = false;
   /** Roots keys of a mixed input_required round the host is answering the rest of. */
   private pendingRootsKeys: string[] = [];
@@ -481,9 +486,10 @@ export class RootsProxy {
       this.refusal.answered();
       return;
     }
-    if (this.status.held) {
+    const now = this.lifecycle.now;
+    if (now.state === 'held-off' && now.reason !== undefined) {
       // Nothing runs to take it: a request is answered with why at once, a notification dropped.
-      if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? englishOf(holdEvent(this.status.held.reason))));
+      if (isRequest(incoming)) this.host.send(errorResponse(incoming.id, INTERNAL_ERROR, this.status.error ?? englishOf(holdEvent(now.reason))));
       return;
     }
     // The host's answers to the server's own requests pass: the server may wait on one before it

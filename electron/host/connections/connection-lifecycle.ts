@@ -1,7 +1,7 @@
 // A connection's life as one named state and a table of the events that move it, instead of
 // flags that can disagree. Used by the app's ServerConnection and (its subset) by the proxy.
 // An event the table does not allow in the current state is a bug: it throws, loudly.
-import type { LifecycleState } from '../../../shared/domain.js';
+import type { ConnectionState, LifecycleState } from '../../../shared/domain.js';
 import type { HoldReason } from '../launch/server-failure.js';
 
 export { DRAIN_LIMIT_MS } from '../../../shared/domain.js';
@@ -53,8 +53,11 @@ export const TRANSITIONS: { readonly [S in LifecycleState]: { readonly [E in Lif
  * McpConnectionState is the model): nothing kept beside it decides a transition.
  */
 export type Lifecycle =
-  /** `final`: closed for good (the proxy's session is over): no event but another stop is legal. */
-  | { state: 'stopped'; final?: true }
+  /**
+   * `final`: closed for good (the proxy's session is over): no event but another stop is legal.
+   * `failed`: stopped because it failed (its sandbox could not be verified).
+   */
+  | { state: 'stopped'; final?: true; failed?: true }
   | { state: 'connecting' }
   | { state: 'ready' }
   /** `depth`: changes being applied at once (a live mount, then its list_changed); ready again when all are. */
@@ -62,10 +65,16 @@ export type Lifecycle =
   /** `restart`: the restart waiting for its running calls (the app's connections): another reason meanwhile joins it. */
   | { state: 'draining'; restart?: Promise<void> | undefined }
   | { state: 'restarting' }
-  /** `forFlood`: it was closed for flooding (it backs off from 'restarting'): a hold-off that a grant does not cut short, as it does a crash's retry. */
-  | { state: 'backing-off'; forFlood: boolean }
-  /** `reason`: the failure only a change fixes; absent while it waits for a first folder, a new secret or a carriable path. */
-  | { state: 'held-off'; reason?: HoldReason | undefined };
+  /**
+   * `forFlood`: it was closed for flooding (it backs off from 'restarting'): a hold-off that a grant
+   * does not cut short, as it does a crash's retry. `failed`: it failed to start (not: it ended).
+   */
+  | { state: 'backing-off'; forFlood: boolean; failed?: true }
+  /**
+   * `reason`: the failure only a change fixes; absent while it waits for a first folder, a new
+   * secret or a carriable path. `failed`: it failed (not: it waits for its first folder).
+   */
+  | { state: 'held-off'; reason?: HoldReason | undefined; failed?: true };
 
 /** What an event may carry into the state it leads to. */
 export interface TransitionDetail {
@@ -75,6 +84,8 @@ export interface TransitionDetail {
   final?: boolean | undefined;
   /** 'drain': the restart that follows it. */
   restart?: Promise<void> | undefined;
+  /** 'back-off', 'hold', 'stop': it failed (the person sees an error), rather than ended or waits. */
+  failed?: boolean | undefined;
 }
 
 /** The state `event` leads to from `from`, with its data; throws IllegalTransitionError when the table does not allow it. */
@@ -86,17 +97,18 @@ export function next(from: Lifecycle, event: LifecycleEvent, detail: TransitionD
   const to = nextState(from.state, event);
   // Nested changes: the last one to finish makes it ready.
   if (event === 'grants-applied' && from.state === 'applying-grants' && from.depth > 1) return { state: 'applying-grants', depth: from.depth - 1 };
+  const failed = detail.failed ? ({ failed: true } as const) : {};
   switch (to) {
     case 'applying-grants':
       return { state: to, depth: from.state === 'applying-grants' ? from.depth + 1 : 1 };
     case 'backing-off':
-      return { state: to, forFlood: from.state === 'restarting' };
+      return { state: to, forFlood: from.state === 'restarting', ...failed };
     case 'held-off':
-      return { state: to, reason: detail.reason };
+      return { state: to, reason: detail.reason, ...failed };
     case 'draining':
       return { state: to, restart: detail.restart };
     case 'stopped':
-      return detail.final ? { state: to, final: true } : { state: to };
+      return { state: to, ...(detail.final ? { final: true } : {}), ...failed };
     default:
       return { state: to };
   }
@@ -125,6 +137,35 @@ export function nextState(from: LifecycleState, event: LifecycleEvent): Lifecycl
   const to = TRANSITIONS[from][event];
   if (!to) throw new IllegalTransitionError(from, event);
   return to;
+}
+
+/**
+ * The one word for a connection's state (ServerStatus.state, for the CLI, the tray and the
+ * badges' colour), derived from its lifecycle alone, so the two can never disagree. `enabled`:
+ * the server's switch (a stopped server that is off reads "disabled").
+ */
+export function connectionStateOf(lifecycle: Lifecycle, enabled: boolean): ConnectionState {
+  switch (lifecycle.state) {
+    case 'connecting':
+      return 'connecting';
+    case 'ready':
+    case 'applying-grants':
+    case 'draining':
+      return 'connected';
+    case 'restarting':
+      return 'disconnected';
+    case 'stopped':
+      if (!enabled) return 'disabled';
+      return lifecycle.failed ? 'error' : 'disconnected';
+    case 'backing-off':
+    case 'held-off':
+      return lifecycle.failed ? 'error' : 'disconnected';
+  }
+}
+
+/** The states in which a session is open and answers calls. */
+export function isConnected(state: LifecycleState): boolean {
+  return state === 'ready' || state === 'applying-grants' || state === 'draining';
 }
 
 /** The states in which calls wait instead of being refused: a new process is on its way. */

@@ -23,7 +23,7 @@ import { packageLaunchLine } from '../launch/package-launch-line.js';
 import type { SandboxSupport } from '../sandbox/sandbox-probe.js';
 import { describeServerFailure, EXITS_BEFORE_HOLD, holdReason, type HoldReason } from '../launch/server-failure.js';
 import { buildTransport, type BuiltTransport } from '../launch/transport-factory.js';
-import { ConnectionLifecycle, DRAIN_LIMIT_MS, holdsCalls } from './connection-lifecycle.js';
+import { ConnectionLifecycle, connectionStateOf, DRAIN_LIMIT_MS, holdsCalls, isConnected, type Lifecycle } from './connection-lifecycle.js';
 import { drainCutText, RunningCalls, type DrainOutcome } from './drain-wait.js';
 
 export interface ConnectionHooks {
@@ -79,10 +79,14 @@ const NO_SESSION = {
   lastRootsRequest: undefined,
   rootsRequestCount: 0,
   listChangedCount: 0,
-} as const satisfies Partial<ServerStatus>;
+} as const satisfies Partial<SessionFacts>;
+
+/** What a status says beside where the connection is in its life: `state` and `lifecycle` come from the lifecycle alone. */
+type SessionFacts = Omit<ServerStatus, 'state' | 'lifecycle'>;
 
 export class ServerConnection {
-  status: ServerStatus;
+  private facts: SessionFacts = { rootsRequestCount: 0, listChangedCount: 0 };
+  private composed: { facts: SessionFacts; lifecycle: Lifecycle; enabled: boolean; status: ServerStatus } | undefined;
   readonly log = new ActivityLog();
   private client: Client | undefined;
   private built: BuiltTransport | undefined;
@@ -97,11 +101,8 @@ export class ServerConnection {
    * keeps the connection up. The user's Reconnect clears it.
    */
   private floods = 0;
-  /** Where it is in its life (connection-lifecycle.ts); published as status.lifecycle. */
-  private readonly lifecycle = new ConnectionLifecycle('stopped', (state) => {
-    this.status = { ...this.status, lifecycle: state };
-    this.hooks.statusChanged(this.record.id);
-  });
+  /** Where it is in its life (connection-lifecycle.ts); published as status.lifecycle and, in one word, status.state. */
+  private readonly lifecycle = new ConnectionLifecycle('stopped', () => this.hooks.statusChanged(this.record.id));
   /** Tool calls running on the current process: a restart waits for them (drains). */
   private readonly running = new RunningCalls();
   private connectedAt = 0;
@@ -119,25 +120,24 @@ export class ServerConnection {
     private readonly hooks: ConnectionHooks,
     private readonly options: ConnectionOptions = {},
   ) {
-    this.status = { state: record.enabled ? 'disconnected' : 'disabled', lifecycle: 'stopped', rootsRequestCount: 0, listChangedCount: 0 };
     this.roots = new RootsChangeDriver(
       {
         generation: () => this.generation,
-        connected: () => this.client !== undefined && this.status.state === 'connected',
-        era: () => (this.client && this.status.state === 'connected' ? this.client.getProtocolEra() : undefined),
+        connected: () => this.client !== undefined && isConnected(this.lifecycle.state),
+        era: () => (this.client && isConnected(this.lifecycle.state) ? this.client.getProtocolEra() : undefined),
         injectsRoots: () => this.injectsRoots,
-        confinement: () => this.status.confinement,
+        confinement: () => this.facts.confinement,
         startingSandboxed: () => this.record.sandbox === true && this.lifecycle.is('connecting'),
         // A crash's retry timer or a hold for a change; a flood's hold-off is not cut short.
         waitingToRetry: () => {
           const now = this.lifecycle.now;
           return this.client === undefined && ((now.state === 'backing-off' && !now.forFlood) || (now.state === 'held-off' && now.reason !== undefined));
         },
-        liveTarget: () => ({ live: this.sandbox.live, pid: this.status.pid, writableByChoice: this.record.writableByChoice }),
+        liveTarget: () => ({ live: this.sandbox.live, pid: this.facts.pid, writableByChoice: this.record.writableByChoice }),
         mayNotify: () => this.record.sharing,
         sendListChanged: (failed) => this.sendListChanged(failed),
         restart: (event) => void this.update(this.record, event),
-        verified: (check) => this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } }),
+        verified: (check) => this.setStatus({ confinement: { ...this.facts.confinement, state: 'enforced', selfCheck: check } }),
         rereadsRoots: (value) => this.setStatus({ rereadsRoots: value }),
         activity: (kind, event) => void this.addActivity(kind, event),
         beginApplying: () => this.beginApplying(),
@@ -150,6 +150,20 @@ export class ServerConnection {
     return this.record.id;
   }
 
+  /**
+   * What the UI, the CLI and the status file show. Its `state` is derived from the lifecycle
+   * (connectionStateOf), never set on its own; the same object while nothing changed.
+   */
+  get status(): ServerStatus {
+    const lifecycle = this.lifecycle.now;
+    const enabled = this.record.enabled;
+    const last = this.composed;
+    if (last && last.facts === this.facts && last.lifecycle === lifecycle && last.enabled === enabled) return last.status;
+    const status: ServerStatus = { state: connectionStateOf(lifecycle, enabled), lifecycle: lifecycle.state, ...this.facts };
+    this.composed = { facts: this.facts, lifecycle, enabled, status };
+    return status;
+  }
+
   get config(): ServerRecord {
     return this.record;
   }
@@ -157,7 +171,7 @@ export class ServerConnection {
   start(): void {
     if (!this.record.enabled || this.options.dormant) {
       this.lifecycle.fire('stop');
-      if (!this.record.enabled) this.setStatus({ state: 'disabled', error: undefined, nextRetryAt: undefined });
+      if (!this.record.enabled) this.setStatus({ error: undefined, nextRetryAt: undefined });
       return;
     }
     void this.connect();
@@ -180,7 +194,7 @@ export class ServerConnection {
   async reconnect(): Promise<void> {
     this.attempts = 0;
     this.floods = 0;
-    this.status = { ...this.status, limited: undefined };
+    this.facts = { ...this.facts, limited: undefined };
     this.addActivity('restart', { code: 'reconnect-requested' });
     // Asked by the person: the new session's roots/list is its own wish again, not the answer to a
     // policy restart this one cuts short (which would otherwise swallow its folder request).
@@ -267,7 +281,6 @@ export class ServerConnection {
     }
     ended.dispose();
     this.setStatus({
-      state: this.record.enabled ? 'disconnected' : 'disabled',
       nextRetryAt: undefined,
       held: undefined,
       draining: undefined,
@@ -288,8 +301,8 @@ export class ServerConnection {
         async () => {
           this.addActivity('info', { code: 'hosts-live' });
           // Its check names the list it holds: checked again, so the detail never shows the old one.
-          const check = await this.sandbox.check(this.status.pid);
-          if (generation === this.generation && check?.verified) this.setStatus({ confinement: { ...this.status.confinement, state: 'enforced', selfCheck: check } });
+          const check = await this.sandbox.check(this.facts.pid);
+          if (generation === this.generation && check?.verified) this.setStatus({ confinement: { ...this.facts.confinement, state: 'enforced', selfCheck: check } });
         },
         (error: unknown) => void this.update(record, { code: 'restart-live', params: { why: 'hosts-failed', detail: message(error) } }),
       );
@@ -332,7 +345,7 @@ export class ServerConnection {
     if (!client) return false;
     const generation = this.generation;
     const applied = this.beginApplying();
-    this.status = { ...this.status, listChangedCount: this.status.listChangedCount + 1 };
+    this.facts = { ...this.facts, listChangedCount: this.facts.listChangedCount + 1 };
     client.sendRootsListChanged().then(
       () => {
         applied();
@@ -354,13 +367,13 @@ export class ServerConnection {
     if (holdsCalls(this.lifecycle.state)) await this.lifecycle.until((state) => !holdsCalls(state));
     await this.firstRoots.passed();
     const client = this.client;
-    if (!client || this.status.state !== 'connected') {
+    if (!client || !isConnected(this.lifecycle.state)) {
       throw new CodedError('internal', `${this.record.name} is not connected.`);
     }
     return this.running.run(
       async () => (await client.callTool({ name, arguments: args })) as CallToolResult,
       (running) => {
-        const draining = this.status.draining;
+        const draining = this.facts.draining;
         if (draining) this.setStatus({ draining: { ...draining, calls: running } });
       },
     );
@@ -384,24 +397,24 @@ export class ServerConnection {
       const folders = exposure.folders.map((folder) => folder.serverPath);
       if (folders.length === 0) {
         // Most such servers refuse to start without a folder; wait for a grant instead of crash-looping.
+        this.setStatus({ error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
         this.lifecycle.fire('hold');
-        this.setStatus({ state: 'disconnected', error: 'Waiting for a granted folder: this server gets its folders as arguments.' });
         return;
       }
       try {
         transportConfig = injectRoots(transportConfig, folders);
       } catch (error) {
         // A folder that cannot be carried (it holds the join separator): retrying cannot help; a grant or config change restarts.
-        this.lifecycle.fire('hold');
         this.addActivity('error', { code: 'error-text', params: { detail: message(error) } });
-        this.setStatus({ state: 'error', error: message(error), pid: undefined });
+        this.setStatus({ error: message(error), pid: undefined });
+        this.lifecycle.fire('hold', { failed: true });
         return;
       }
       this.addActivity('info', { code: 'started-with-folders', params: { count: folders.length } }, folders);
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.roots.startedWith(exposure.folders);
-    this.setStatus({ state: 'connecting', error: undefined, failure: undefined, nextRetryAt: undefined, held: undefined, ...NO_SESSION });
+    this.setStatus({ error: undefined, failure: undefined, nextRetryAt: undefined, held: undefined, ...NO_SESSION });
     // Only a sandboxed start prepares the package itself (an npx install can take many seconds):
     // said while it runs, so the person sees more than "connecting".
     const packageLine = this.record.sandbox ? packageLaunchLine(this.record.transport) : undefined;
@@ -438,9 +451,9 @@ export class ServerConnection {
       if (error instanceof SealedSecretError) {
         // Retrying cannot decrypt it: wait for the user to re-enter the value (a config change restarts).
         const failure: ServerFailure = { code: 'sealed-secret', message: error.message };
-        this.lifecycle.fire('hold');
         this.addActivity('error', { code: 'server-failure' }, undefined, { failure });
-        this.setStatus({ state: 'error', error: error.message, failure, pid: undefined });
+        this.setStatus({ error: error.message, failure, pid: undefined });
+        this.lifecycle.fire('hold', { failed: true });
         return;
       }
       this.fail(generation, { code: 'other', message: `Cannot start: ${message(error)}` });
@@ -499,9 +512,9 @@ export class ServerConnection {
           timeoutMs: this.options.connectTimeoutMs ?? 20_000,
         });
       this.addActivity('error', { code: 'server-failure' }, undefined, { failure });
-      this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
+      this.setStatus({ error: failure.message, failure, pid: undefined });
       this.exitStreak = failure.code === 'exited' ? this.exitStreak + 1 : 0;
-      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }) ?? (this.exitStreak >= EXITS_BEFORE_HOLD ? 'exits-at-start' : undefined));
+      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }) ?? (this.exitStreak >= EXITS_BEFORE_HOLD ? 'exits-at-start' : undefined), true);
       return;
     }
     const client = session.client;
@@ -514,22 +527,21 @@ export class ServerConnection {
     // next session asks again instead of keeping the 2025 fallback for good.
     this.eraVerdict = session.verdict.reason === 'probe-unanswered' ? undefined : { carriesRoots: declareRoots, verdict: session.verdict };
     // A 2025-era server asks for its folders just after the handshake: calls wait for that answer.
-    if (declareRoots && client.getProtocolEra() === 'legacy' && this.status.rootsRequestCount === 0) this.firstRoots.hold();
+    if (declareRoots && client.getProtocolEra() === 'legacy' && this.facts.rootsRequestCount === 0) this.firstRoots.hold();
     client.onclose = () => {
       if (generation !== this.generation) return;
       this.firstRoots.release();
       this.client = undefined;
       this.roots.notRunning();
       this.addActivity('disconnect', { code: this.lifecycle.is('restarting') ? 'closed-for-flooding' : 'closed-by-server' });
-      this.setStatus({ state: 'disconnected', pid: undefined });
-      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }));
+      this.setStatus({ pid: undefined });
+      this.afterFailure(generation, holdReason({ blocked: this.noteBlocked() }), false);
     };
     const era = client.getProtocolEra();
     this.connectedAt = Date.now();
     const info = client.getServerVersion();
     this.lifecycle.fire('connected');
     this.setStatus({
-      state: 'connected',
       era,
       eraReason: session.verdict.reason,
       protocolVersion: client.getNegotiatedProtocolVersion(),
@@ -548,7 +560,7 @@ export class ServerConnection {
   private async verifyConfinement(generation: number, pid: number | undefined): Promise<void> {
     const check = await this.sandbox.check(pid);
     if (generation !== this.generation || !check) return;
-    const confinement = { ...this.status.confinement, state: 'enforced' as const, selfCheck: check };
+    const confinement = { ...this.facts.confinement, state: 'enforced' as const, selfCheck: check };
     if (check.verified) {
       this.setStatus({ confinement });
       this.addActivity('info', verifiedEvent(check));
@@ -560,13 +572,14 @@ export class ServerConnection {
     }
     // Never "run it unconfined" first: a check that fails may be the sandbox catching an attack.
     const text = this.addActivity('error', { code: 'sandbox-unverified', params: { detail: check.detail } }).message;
-    await this.stop();
-    this.setStatus({ state: 'error', error: text, confinement });
+    this.setStatus({ error: text, confinement });
+    this.lifecycle.fire('stop', { failed: true });
+    await this.halt();
   }
 
   /** After a failure: did the sandbox stand in its way? (Shown with "Grant this folder" / "Run without sandbox".) */
   private noteBlocked(): boolean {
-    const blocked = this.sandbox.blocked(this.status.confinement);
+    const blocked = this.sandbox.blocked(this.facts.confinement);
     if (!blocked) return false;
     this.setStatus({ confinement: blocked.confinement });
     this.addActivity('error', blocked.event);
@@ -575,32 +588,35 @@ export class ServerConnection {
 
   private fail(generation: number, failure: ServerFailure, hold?: HoldReason): void {
     this.addActivity('error', { code: 'server-failure' }, undefined, { failure });
-    this.setStatus({ state: 'error', error: failure.message, failure, pid: undefined });
-    this.afterFailure(generation, hold);
+    this.setStatus({ error: failure.message, failure, pid: undefined });
+    this.afterFailure(generation, hold, true);
   }
 
-  /** After a failure: retry on a timer, or, where no timer helps (server-failure.ts), wait for a change. */
-  private afterFailure(generation: number, hold: HoldReason | undefined): void {
+  /**
+   * After it failed or ended: retry on a timer, or, where no timer helps (server-failure.ts), wait
+   * for a change. `failed`: it failed to start (shown as an error), rather than ended.
+   */
+  private afterFailure(generation: number, hold: HoldReason | undefined, failed: boolean): void {
     if (!hold) {
-      this.scheduleRetry(generation);
+      this.scheduleRetry(generation, failed);
       return;
     }
     if (generation !== this.generation || !this.record.enabled) return;
     clearTimeout(this.retryTimer);
     this.connectedAt = 0;
-    this.lifecycle.fire('hold', { reason: hold });
+    this.lifecycle.fire('hold', { reason: hold, failed });
     this.setStatus({ nextRetryAt: undefined, held: { reason: hold, at: Date.now() } });
     this.addActivity('info', holdEvent(hold));
   }
 
-  private scheduleRetry(generation: number): void {
+  private scheduleRetry(generation: number, failed: boolean): void {
     if (generation !== this.generation || !this.record.enabled) return;
     if (this.connectedAt && Date.now() - this.connectedAt >= STABLE_CONNECTION_MS) this.attempts = 0;
     this.connectedAt = 0;
     clearTimeout(this.retryTimer);
     let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
     // Backing off from 'restarting' (it ended on its own while closeFlooder closed it): a flood's hold-off.
-    this.lifecycle.fire('back-off');
+    this.lifecycle.fire('back-off', { failed });
     const now = this.lifecycle.now;
     if (now.state === 'backing-off' && now.forFlood) {
       delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));
@@ -614,10 +630,10 @@ export class ServerConnection {
   }
 
   private recordRootsRequest(roots: readonly WireRoot[], uris: readonly string[]): void {
-    this.status = {
-      ...this.status,
+    this.facts = {
+      ...this.facts,
       lastRootsRequest: { at: Date.now(), uris },
-      rootsRequestCount: this.status.rootsRequestCount + 1,
+      rootsRequestCount: this.facts.rootsRequestCount + 1,
     };
     this.addActivity('roots-request', { code: 'roots-answered', params: { count: roots.length } }, uris);
     this.firstRoots.answered();
@@ -642,10 +658,10 @@ export class ServerConnection {
    */
   private closeFlooder(): void {
     this.floods++;
+    // Shown at once ('restarting' reads "disconnected"): the session is over for the app now,
+    // though a server busy flooding may take seconds to exit (the transport waits for it, then
+    // signals it) before onclose runs.
     this.lifecycle.fire('restart');
-    // Shown at once: the session is over for the app now, though a server busy flooding may take
-    // seconds to exit (the transport waits for it, then signals it) before onclose runs.
-    this.setStatus({ state: 'disconnected' });
     const client = this.client;
     const built = this.built;
     // After this turn: the requests read just before are being answered now (their handlers run
@@ -664,8 +680,8 @@ export class ServerConnection {
     return entry;
   }
 
-  private setStatus(patch: Partial<ServerStatus>): void {
-    this.status = { ...this.status, ...patch };
+  private setStatus(patch: Partial<SessionFacts>): void {
+    this.facts = { ...this.facts, ...patch };
     this.hooks.statusChanged(this.record.id);
   }
 }

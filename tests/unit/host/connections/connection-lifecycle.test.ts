@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATES, PROXY_STATES, type LifecycleState } from '../../../../shared/domain.js';
-import { ConnectionLifecycle, holdsCalls, IllegalTransitionError, next, nextState, TRANSITIONS, type LifecycleEvent } from '../../../../electron/host/connections/connection-lifecycle.js';
+import { ConnectionLifecycle, connectionStateOf, holdsCalls, isConnected, IllegalTransitionError, next, nextState, TRANSITIONS, type LifecycleEvent } from '../../../../electron/host/connections/connection-lifecycle.js';
 
 const EVENTS: LifecycleEvent[] = ['start', 'connected', 'apply-grants', 'grants-applied', 'drain', 'restart', 'back-off', 'hold', 'stop'];
 
@@ -69,6 +69,34 @@ describe('connection lifecycle', () => {
     const tableSize = LIFECYCLE_STATES.reduce((sum, state) => sum + Object.keys(TRANSITIONS[state]).length, 0);
     expect(tableSize).toBe(ALLOWED.length);
     expect(rejected).toBe(LIFECYCLE_STATES.length * EVENTS.length - ALLOWED.length);
+  });
+
+  it('says its state in one word derived from the lifecycle alone (ServerStatus.state)', () => {
+    const word = (event: LifecycleEvent, from: LifecycleState, failed?: boolean, enabled = true) => {
+      const lifecycle = new ConnectionLifecycle(from);
+      lifecycle.fire(event, { failed });
+      return connectionStateOf(lifecycle.now, enabled);
+    };
+    expect(word('start', 'stopped')).toBe('connecting');
+    expect(word('connected', 'connecting')).toBe('connected');
+    expect(word('apply-grants', 'ready')).toBe('connected');
+    expect(word('drain', 'ready')).toBe('connected');
+    expect(word('restart', 'ready')).toBe('disconnected');
+    // Ended after it ran, or waiting for its first folder: not an error.
+    expect(word('back-off', 'ready')).toBe('disconnected');
+    expect(word('hold', 'connecting')).toBe('disconnected');
+    // Failed to start, or its sandbox not verified: an error until it starts again.
+    expect(word('back-off', 'connecting', true)).toBe('error');
+    expect(word('hold', 'connecting', true)).toBe('error');
+    expect(word('stop', 'ready', true)).toBe('error');
+    expect(word('stop', 'ready')).toBe('disconnected');
+    expect(word('stop', 'ready', true, false)).toBe('disabled');
+    // A failure is that state's data: the next start forgets it.
+    const lifecycle = new ConnectionLifecycle('connecting');
+    lifecycle.fire('back-off', { failed: true });
+    lifecycle.fire('start');
+    expect(connectionStateOf(lifecycle.now, true)).toBe('connecting');
+    expect(LIFECYCLE_STATES.filter(isConnected)).toEqual(['ready', 'applying-grants', 'draining']);
   });
 
   it('names the state and event in the error', () => {

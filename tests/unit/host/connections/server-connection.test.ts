@@ -197,6 +197,8 @@ describe('ServerConnection', () => {
     // First crash: the first delay; the retry's crash: the second (long) one.
     await waitFor(() => count('closed-by-server') === 2 && connection.status.lifecycle === 'backing-off', { what: 'two crashes', ...patience });
     expect(retryDelay()).toBeGreaterThan(500_000);
+    // It ended after it ran: waiting to retry, not an error.
+    expect(connection.status.state).toBe('disconnected');
 
     await connection.reconnect();
     expect(count('reconnect-requested')).toBe(1);
@@ -209,12 +211,21 @@ describe('ServerConnection', () => {
     connection.start();
     await waitFor(() => connection.status.held !== undefined, { what: 'held', ...patience });
     expect(connection.status.held?.reason).toBe('exits-at-start');
-    expect(connection.status.lifecycle).toBe('held-off');
+    expect(connection.status).toMatchObject({ lifecycle: 'held-off', state: 'error' });
     expect(connection.status.nextRetryAt).toBeUndefined();
     expect(count('held-exits-at-start')).toBe(1);
     const failures = state.activity.filter((entry) => entry.code === 'server-failure');
     expect(failures).toHaveLength(EXITS_BEFORE_HOLD);
     expect(failures.every((entry) => entry.failure?.code === 'exited')).toBe(true);
+  });
+
+  it('a start that fails reads "error" while it backs off; switched off, it reads "disabled" at once', async () => {
+    const { connection, patience } = harness({ type: 'stdio', command: path.join(tempDir('conn-missing-'), 'no-such-server'), args: [], env: {} }, { reconnectDelaysMs: [600_000] });
+    connection.start();
+    await waitFor(() => connection.status.lifecycle === 'backing-off', { what: 'backing off', ...patience });
+    expect(connection.status).toMatchObject({ state: 'error', failure: { code: 'command-not-found' } });
+    await connection.update({ ...connection.config, enabled: false }, { code: 'config-changed' });
+    expect(connection.status).toMatchObject({ lifecycle: 'stopped', state: 'disabled', nextRetryAt: undefined });
   });
 
   it('stop ends the process and leaves it stopped', async () => {
