@@ -68,13 +68,15 @@ export type Lifecycle =
   /**
    * `forFlood`: it was closed for flooding (it backs off from 'restarting'): a hold-off that a grant
    * does not cut short, as it does a crash's retry. `failed`: it failed to start (not: it ended).
+   * `retryAt`: when its timer starts it again (epoch ms; ServerStatus.nextRetryAt).
    */
-  | { state: 'backing-off'; forFlood: boolean; failed?: true }
+  | { state: 'backing-off'; forFlood: boolean; failed?: true; retryAt?: number | undefined }
   /**
    * `reason`: the failure only a change fixes; absent while it waits for a first folder, a new
-   * secret or a carriable path. `failed`: it failed (not: it waits for its first folder).
+   * secret or a carriable path. `failed`: it failed (not: it waits for its first folder). `at`:
+   * since when (epoch ms; ServerStatus.held).
    */
-  | { state: 'held-off'; reason?: HoldReason | undefined; failed?: true };
+  | { state: 'held-off'; reason?: HoldReason | undefined; failed?: true; at?: number | undefined };
 
 /** What an event may carry into the state it leads to. */
 export interface TransitionDetail {
@@ -86,6 +88,10 @@ export interface TransitionDetail {
   restart?: Promise<void> | undefined;
   /** 'back-off', 'hold', 'stop': it failed (the person sees an error), rather than ended or waits. */
   failed?: boolean | undefined;
+  /** 'back-off': when its timer starts it again. */
+  retryAt?: number | undefined;
+  /** 'hold': since when. */
+  at?: number | undefined;
 }
 
 /** The state `event` leads to from `from`, with its data; throws IllegalTransitionError when the table does not allow it. */
@@ -102,9 +108,9 @@ export function next(from: Lifecycle, event: LifecycleEvent, detail: TransitionD
     case 'applying-grants':
       return { state: to, depth: from.state === 'applying-grants' ? from.depth + 1 : 1 };
     case 'backing-off':
-      return { state: to, forFlood: from.state === 'restarting', ...failed };
+      return { state: to, forFlood: from.state === 'restarting', retryAt: detail.retryAt, ...failed };
     case 'held-off':
-      return { state: to, reason: detail.reason, ...failed };
+      return { state: to, reason: detail.reason, at: detail.at, ...failed };
     case 'draining':
       return { state: to, restart: detail.restart };
     case 'stopped':
@@ -193,6 +199,11 @@ export class ConnectionLifecycle {
   /** The state with its data. */
   get now(): Lifecycle {
     return this.current;
+  }
+
+  /** The state `event` would lead to, with its data, without moving (throws as fire would). */
+  peek(event: LifecycleEvent, detail?: TransitionDetail): Lifecycle {
+    return next(this.current, event, detail);
   }
 
   is(...states: LifecycleState[]): boolean {

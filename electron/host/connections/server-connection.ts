@@ -81,8 +81,8 @@ const NO_SESSION = {
   listChangedCount: 0,
 } as const satisfies Partial<SessionFacts>;
 
-/** What a status says beside where the connection is in its life: `state` and `lifecycle` come from the lifecycle alone. */
-type SessionFacts = Omit<ServerStatus, 'state' | 'lifecycle'>;
+/** What a status says beside where the connection is in its life: `state`, `lifecycle`, `nextRetryAt` and `held` come from the lifecycle alone. */
+type SessionFacts = Omit<ServerStatus, 'state' | 'lifecycle' | 'nextRetryAt' | 'held'>;
 
 export class ServerConnection {
   private facts: SessionFacts = { rootsRequestCount: 0, listChangedCount: 0 };
@@ -159,7 +159,13 @@ export class ServerConnection {
     const enabled = this.record.enabled;
     const last = this.composed;
     if (last && last.facts === this.facts && last.lifecycle === lifecycle && last.enabled === enabled) return last.status;
-    const status: ServerStatus = { state: connectionStateOf(lifecycle, enabled), lifecycle: lifecycle.state, ...this.facts };
+    const status: ServerStatus = {
+      state: connectionStateOf(lifecycle, enabled),
+      lifecycle: lifecycle.state,
+      ...this.facts,
+      nextRetryAt: lifecycle.state === 'backing-off' ? lifecycle.retryAt : undefined,
+      held: lifecycle.state === 'held-off' && lifecycle.reason !== undefined ? { reason: lifecycle.reason, at: lifecycle.at ?? 0 } : undefined,
+    };
     this.composed = { facts: this.facts, lifecycle, enabled, status };
     return status;
   }
@@ -171,7 +177,7 @@ export class ServerConnection {
   start(): void {
     if (!this.record.enabled || this.options.dormant) {
       this.lifecycle.fire('stop');
-      if (!this.record.enabled) this.setStatus({ error: undefined, nextRetryAt: undefined });
+      if (!this.record.enabled) this.setStatus({ error: undefined });
       return;
     }
     void this.connect();
@@ -281,8 +287,6 @@ export class ServerConnection {
     }
     ended.dispose();
     this.setStatus({
-      nextRetryAt: undefined,
-      held: undefined,
       draining: undefined,
       pid: undefined,
       ...(this.record.enabled ? {} : { ...NO_SESSION, error: undefined, failure: undefined }),
@@ -414,7 +418,7 @@ export class ServerConnection {
     }
     // From here the process is being started with these folders: a change now restarts it.
     this.roots.startedWith(exposure.folders);
-    this.setStatus({ error: undefined, failure: undefined, nextRetryAt: undefined, held: undefined, ...NO_SESSION });
+    this.setStatus({ error: undefined, failure: undefined, ...NO_SESSION });
     // Only a sandboxed start prepares the package itself (an npx install can take many seconds):
     // said while it runs, so the person sees more than "connecting".
     const packageLine = this.record.sandbox ? packageLaunchLine(this.record.transport) : undefined;
@@ -604,8 +608,7 @@ export class ServerConnection {
     if (generation !== this.generation || !this.record.enabled) return;
     clearTimeout(this.retryTimer);
     this.connectedAt = 0;
-    this.lifecycle.fire('hold', { reason: hold, failed });
-    this.setStatus({ nextRetryAt: undefined, held: { reason: hold, at: Date.now() } });
+    this.lifecycle.fire('hold', { reason: hold, failed, at: Date.now() });
     this.addActivity('info', holdEvent(hold));
   }
 
@@ -616,12 +619,11 @@ export class ServerConnection {
     clearTimeout(this.retryTimer);
     let delay = reconnectDelay(this.attempts++, this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS);
     // Backing off from 'restarting' (it ended on its own while closeFlooder closed it): a flood's hold-off.
-    this.lifecycle.fire('back-off', { failed });
-    const now = this.lifecycle.now;
-    if (now.state === 'backing-off' && now.forFlood) {
+    const backingOff = this.lifecycle.peek('back-off');
+    if (backingOff.state === 'backing-off' && backingOff.forFlood) {
       delay = Math.max(delay, reconnectDelay(this.floods - 1, this.options.floodRestartDelaysMs ?? FLOOD_RESTART_DELAYS_MS));
     }
-    this.setStatus({ nextRetryAt: Date.now() + delay });
+    this.lifecycle.fire('back-off', { failed, retryAt: Date.now() + delay });
     this.retryTimer = setTimeout(() => {
       if (generation !== this.generation) return;
       void this.connect(true);

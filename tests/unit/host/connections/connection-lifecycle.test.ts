@@ -99,6 +99,20 @@ describe('connection lifecycle', () => {
     expect(LIFECYCLE_STATES.filter(isConnected)).toEqual(['ready', 'applying-grants', 'draining']);
   });
 
+  it("carries a back-off's retry time and a hold's reason and start as that state's data, gone with it", () => {
+    const lifecycle = new ConnectionLifecycle('restarting');
+    // peek says where an event leads (a flood's back-off) without moving.
+    expect(lifecycle.peek('back-off')).toMatchObject({ state: 'backing-off', forFlood: true });
+    expect(lifecycle.state).toBe('restarting');
+    lifecycle.fire('back-off', { retryAt: 5000 });
+    expect(lifecycle.now).toMatchObject({ state: 'backing-off', forFlood: true, retryAt: 5000 });
+    lifecycle.fire('start');
+    lifecycle.fire('hold', { reason: 'blocked-path', failed: true, at: 7000 });
+    expect(lifecycle.now).toEqual({ state: 'held-off', reason: 'blocked-path', failed: true, at: 7000 });
+    lifecycle.fire('start');
+    expect(lifecycle.now).toEqual({ state: 'connecting' });
+  });
+
   it('names the state and event in the error', () => {
     expect(() => nextState('stopped', 'connected')).toThrow("'connected' is not allowed in state 'stopped'");
   });
