@@ -19,9 +19,9 @@ const isRoot = process.getuid?.() === 0;
 afterEach(removeTempDirs);
 
 /** Runs the fixture; a failure says what the child wrote to stderr (a bare "Command failed" says nothing). */
-async function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): Promise<{ stdout: string }> {
   try {
-    return await promisify(execFile)(command, args, { cwd: repoRoot, env, timeout: 180_000 });
+    return await promisify(execFile)(command, args, { cwd, env, timeout: 180_000 });
   } catch (error) {
     const { stderr, code, signal } = error as { stderr?: string; code?: unknown; signal?: unknown };
     throw new Error(`${command} failed (code ${String(code)}, signal ${String(signal)}):\n${stderr ?? ''}`, { cause: error });
@@ -93,7 +93,7 @@ describe.runIf(support.kind === 'bwrap')("an npx package's install scripts", () 
       const base = tempDir('package-scripts-');
       fs.chmodSync(base, 0o777);
       const { tarball, mark } = hostilePackage(base);
-      const packed = await promisify(execFile)('npm', ['pack', '--pack-destination', base, path.join(base, 'pkg')], { cwd: base });
+      const packed = await run('npm', ['pack', '--pack-destination', base, path.join(base, 'pkg')], process.env, base);
       fs.renameSync(path.join(base, packed.stdout.trim().split('\n').at(-1) as string), tarball);
       fs.chmodSync(tarball, 0o644);
       const dataDir = path.join(base, 'data');
