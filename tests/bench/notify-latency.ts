@@ -135,8 +135,12 @@ export async function roundTrip(iterations: number): Promise<Figure[]> {
       return { roots: bareRoots };
     });
     await bare.connect(new InPlaceStdioClientTransport({ command: timingServer.command, args: timingServer.args }));
-    // Interleave so both see the same machine load.
+    // Interleave so both see the same machine load. Each side starts on an idle event loop: the
+    // bare client's clock stops inside its roots/list handler, before its answer is serialized and
+    // written, and without a turn between them that tail ran inside the host's next measurement
+    // (the host's own tail, its registry write, is awaited with setGrants).
     for (let i = 0; i < iterations; i++) {
+      await settled();
       const fetched = refetched(host, [serverId as string]);
       let start = performance.now();
       await host.setGrants([serverId as string], [rootId], i % 2 === 0);
@@ -144,6 +148,7 @@ export async function roundTrip(iterations: number): Promise<Figure[]> {
       fetched.stop();
       hostSamples.push((at as number) - start);
 
+      await settled();
       const asked = new Promise<void>((resolve) => (bareAsked = resolve));
       start = performance.now();
       if (i % 2 === 0) bareRoots.push({ uri: `file://${folder}`, name: 'x' });
@@ -175,6 +180,11 @@ export async function roundTrip(iterations: number): Promise<Figure[]> {
     },
     { id: 'roundtrip-p99', label: '2. edit -> server re-fetched roots/list, p99', value: percentile(hostSamples, 99), floor: percentile(bareSamples, 99), unit: 'ms' },
   ];
+}
+
+/** One turn of the event loop: what the previous step left queued (an answer being written) is done. */
+function settled(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 export async function coalescing(serverCount: number, edits: number): Promise<Figure[]> {
