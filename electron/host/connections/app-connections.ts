@@ -67,6 +67,9 @@ export class AppConnections {
       const after = change.after.get(serverId);
       if (connection && after && connection.exposureChanged(after)) reached.push(serverId);
     }
+    // Every list_changed sent above goes to its pipe now, one write per server, all after the loop
+    // (a write wakes its server: in the loop, each would come before the next server is told).
+    for (const serverId of reached) this.connections.get(serverId)?.flushWrites();
     return reached;
   }
 

@@ -100,6 +100,17 @@ export class InPlaceStdioClientTransport extends StdioClientTransport {
     return super.send(message);
   }
 
+  /**
+   * Writes now what send() held for the end of this tick. The cork is lifted in a nextTick, which
+   * runs only once every microtask queued before it has run: a list_changed sent in the middle of
+   * an edit waited for the rest of the edit's work (BENCHMARKS.md section 2). The nextTick's
+   * uncork then finds nothing corked and does nothing (or lifts a later send's cork early).
+   */
+  flush(): void {
+    const stdin = (this as unknown as { _process?: { stdin?: Writable | null } })._process?.stdin;
+    if (stdin && stdin.writableCorked > 0) stdin.uncork();
+  }
+
   override async start(): Promise<void> {
     if (this.running) return;
     if (this.childDescriptors) await this.spawnWithDescriptors(this.childDescriptors);

@@ -33,6 +33,8 @@ export interface BuiltTransport {
   inbound?: InboundLimiter | undefined;
   /** Stdio only: the child's exit code or signal once it has ended. */
   exit?: () => { code: number | null; signal: string | null } | undefined;
+  /** Stdio only: writes what was sent in this tick now, not at its end (InPlaceStdioClientTransport.flush). */
+  flush?: () => void;
 }
 
 /** `config` with its secrets already opened (transport-factory.ts opens them). */
@@ -48,5 +50,5 @@ export function buildStdioTransport(config: StdioTransportConfig, options: Build
   transport.childDescriptors = options.childDescriptors;
   const inbound = new InboundLimiter(options.inboundLimits);
   inbound.install(transport);
-  return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit };
+  return { transport, stderr: (transport.stderr as Readable | null) ?? undefined, pid: () => transport.pid, inbound, exit: () => transport.exit, flush: () => transport.flush() };
 }
