@@ -101,6 +101,14 @@ export class RootsHost extends EventEmitter<HostEvents> {
   private statusFile: StatusFileWriter<AppStatus> | undefined;
   /** Servers reached by the latest registry change: the write waits (briefly) for them to re-fetch. */
   private lastReached: ServerId[] = [];
+  /**
+   * While a registry change is handled: what its connections tell this host's listeners (activity
+   * entries such as the grants and a restart, status changes such as 'applying-grants'), told once
+   * its servers have been. Each log and status has its change at once and in order; only the
+   * listeners (the window's IPC, serve's sockets, which word and encode each entry, the status file)
+   * hear of them after the list_changed is on its pipe, not before (BENCHMARKS.md section 2).
+   */
+  private heldForListeners: (() => void)[] | undefined;
   private started = false;
 
   constructor(private readonly options: RootsHostOptions) {
@@ -348,6 +356,21 @@ export class RootsHost extends EventEmitter<HostEvents> {
   // ---- the one path of every registry change -------------------------------------------------
 
   private registryChanged(change: RegistryChange): void {
+    if (this.heldForListeners) {
+      this.handleRegistryChange(change);
+      return;
+    }
+    const held: (() => void)[] = [];
+    this.heldForListeners = held;
+    try {
+      this.handleRegistryChange(change);
+    } finally {
+      this.heldForListeners = undefined;
+      for (const tell of held) tell();
+    }
+  }
+
+  private handleRegistryChange(change: RegistryChange): void {
     const { registry, origin } = change;
     const sync = this.connections.sync(registry, (serverId) => configSource(change, serverId));
     for (const id of sync.removed) this.refetch.forget(id);
@@ -388,14 +411,22 @@ export class RootsHost extends EventEmitter<HostEvents> {
       this.refetch.arrived(serverId);
       if (!expected) this.raiseConsentIfNeeded(serverId);
     },
-    statusChanged: (serverId: ServerId) => {
-      this.stateView.changed();
-      this.statusFile?.update();
-      // At every change, not throttled as 'state' is: for who must see each step (a short one included).
-      this.emit('status', serverId);
-    },
-    activity: (serverId: ServerId, entry: ActivityEntry) => this.emit('activity', { serverId, entry }),
+    statusChanged: (serverId: ServerId) => this.tellListeners(() => this.statusChanged(serverId)),
+    activity: (serverId: ServerId, entry: ActivityEntry) => this.tellListeners(() => this.emit('activity', { serverId, entry })),
   };
+
+  /** Now, or once the registry change being handled has told its servers (heldForListeners). */
+  private tellListeners(tell: () => void): void {
+    if (this.heldForListeners) this.heldForListeners.push(tell);
+    else tell();
+  }
+
+  private statusChanged(serverId: ServerId): void {
+    this.stateView.changed();
+    this.statusFile?.update();
+    // At every change, not throttled as 'state' is: for who must see each step (a short one included).
+    this.emit('status', serverId);
+  }
 
   private raiseConsentIfNeeded(serverId: ServerId): void {
     const registry = this.model.current;
