@@ -157,7 +157,9 @@ export class RootsHost extends EventEmitter<HostEvents> {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.model.on('change', (change) => this.registryChanged(change));
+    // First of the model's listeners: the servers are told before the undo book counts revokes (it
+    // reads every grant of both versions, BENCHMARKS.md section 2).
+    this.model.prependListener('change', (change) => this.registryChanged(change));
     this.model.on('notice', (notice) => this.addNotice(notice));
     this.tracker.on('access', () => this.stateView.changed());
     // Accessibility changes arrive here; registry changes are handled in order in registryChanged.

@@ -10,10 +10,13 @@ import { CodedError } from '../../../shared/result.js';
 
 const WHOLE_ARG = '${roots}';
 const PLACEHOLDER = /\$\{roots(?::([^}]*))?\}/g;
+/** The same without `g`: test() keeps no lastIndex, so one object serves every call. */
+const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
 
 export function usesRootPlaceholders(transport: TransportConfig): boolean {
   if (transport.type !== 'stdio') return false;
-  const has = (value: string) => new RegExp(PLACEHOLDER.source).test(value);
+  // Asked at every change of the server's folders, before it is told (BENCHMARKS.md section 2).
+  const has = (value: string) => HAS_PLACEHOLDER.test(value);
   return transport.args.some(has) || Object.values(transport.env).some(has);
 }
 
