@@ -73,3 +73,7 @@ await host.stop();
 resolver.close();
 for (const listener of listeners) listener.close();
 fs.writeSync(1, `${JSON.stringify({ ...facts, samePid })}\n`);
+// Written (synchronously): done. Left to end by itself, this process lingered ~10 s after its last
+// line in about half the runs (nothing listed as a handle: a request still in flight in this
+// world, its resolver closed), and the section waited for it: 13.4 s instead of 3.4 s.
+process.exit(0);
