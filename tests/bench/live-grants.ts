@@ -48,7 +48,7 @@ async function until(t0: number, probe: () => Promise<boolean>): Promise<number>
 /** The folder's listing shows its file (beside the placeholders a read-write folder gets for its missing protected names). */
 const holds = (listing: string) => listing.split('\n').includes('here.txt');
 
-async function visibleAndHidden(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+async function visibleAndHidden(support: SandboxSupport, rounds: number, restartRounds: number): Promise<Figure[]> {
   const dataDir = benchDir('live-data');
   const [base, ...folders] = makeFolders(rounds + 3) as [string, ...string[]];
   for (const folder of folders) fs.writeFileSync(path.join(folder, 'here.txt'), 'x');
@@ -85,7 +85,6 @@ async function visibleAndHidden(support: SandboxSupport, rounds: number): Promis
 
   // Without the view (bind mounts), in the same run: stop, re-plan, start, initialize, the first successful read.
   const restart: number[] = [];
-  const restartRounds = Math.min(rounds, 10);
   let current = await start(confined);
   try {
     for (let i = 0; i < restartRounds + 1; i++) {
@@ -181,11 +180,12 @@ async function callsDuringChanges(changes: number): Promise<Figure[]> {
   ];
 }
 
-export async function liveGrants(rounds: number, changes: number): Promise<Figure[]> {
+/** `restartRounds`: the restart path beside it (the floor of its p50, no budget), a few rounds of ~0.3 s each. */
+export async function liveGrants(rounds: number, changes: number, restartRounds = Math.min(rounds, 10)): Promise<Figure[]> {
   const support = await probeSandbox();
   if (support.kind !== 'bwrap' || !support.view?.available) {
     const reason = support.kind !== 'bwrap' ? support.reason : support.view?.available === false ? support.view.reason : 'not probed';
     return [{ id: 'live-unavailable', label: `13. live grants not measured: ${reason}`, value: 0, unit: 'count' }];
   }
-  return [...(await visibleAndHidden(support, rounds)), ...(await callsDuringChanges(changes))];
+  return [...(await visibleAndHidden(support, rounds, restartRounds)), ...(await callsDuringChanges(changes))];
 }

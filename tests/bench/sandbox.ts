@@ -66,7 +66,7 @@ function readStatus(pid: number): string {
  * before bwrap is released) against the same with the host's namespace shared (Unix sockets refused),
  * in interleaved pairs. Absent where pasta does not work here (the probe says why).
  */
-async function privateNetworkCost(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+async function privateNetworkCost(support: SandboxSupport, rounds: number, warmup: number): Promise<Figure[]> {
   if (!support.privateNetwork?.pasta) return [{ id: 'sandbox-pasta-unavailable', label: `9. network through pasta not measured: ${support.privateNetwork?.reason ?? 'not probed'}`, value: 0, unit: 'count' }];
   const dataDir = benchDir('sandbox-pasta-data');
   const shared: SandboxSupport = { ...support, privateNetwork: undefined };
@@ -80,9 +80,9 @@ async function privateNetworkCost(support: SandboxSupport, rounds: number): Prom
   };
   const pasta: number[] = [];
   const plain: number[] = [];
-  for (let i = 0; i < rounds + 2; i++) {
+  for (let i = 0; i < rounds + warmup; i++) {
     const [a, b] = i % 2 === 0 ? [await once(true), await once(false)] : [await once(false), await once(true)].reverse();
-    if (i < 2) continue;
+    if (i < warmup) continue;
     pasta.push(a as number);
     plain.push(b as number);
   }
@@ -93,7 +93,7 @@ async function privateNetworkCost(support: SandboxSupport, rounds: number): Prom
   ];
 }
 
-async function spawnAndInitialize(support: SandboxSupport, rounds: number, variant = ''): Promise<Figure[]> {
+async function spawnAndInitialize(support: SandboxSupport, rounds: number, warmup: number, variant = ''): Promise<Figure[]> {
   const dataDir = benchDir('sandbox-data');
   const [root] = makeFolders(1) as [string];
   const roots: GrantedFolder[] = [{ path: root, mode: 'read-write' }];
@@ -116,9 +116,9 @@ async function spawnAndInitialize(support: SandboxSupport, rounds: number, varia
     await stop(server);
     return { ms, prepared };
   };
-  for (let i = 0; i < rounds + 2; i++) {
-    // Pairs in turn, A B then B A, so the machine's drifting load falls on both alike; the two
-    // first pairs warm up the disk cache and are dropped.
+  for (let i = 0; i < rounds + warmup; i++) {
+    // Pairs in turn, A B then B A, so the machine's drifting load falls on both alike; the first
+    // pairs (two in the full run) warm up the disk cache and are dropped.
     let plainMs: number;
     let sandboxed: { ms: number; prepared: number };
     if (i % 2 === 0) {
@@ -128,7 +128,7 @@ async function spawnAndInitialize(support: SandboxSupport, rounds: number, varia
       sandboxed = await confinedStart();
       plainMs = await plainStart();
     }
-    if (i < 2) continue;
+    if (i < warmup) continue;
     plain.push(plainMs);
     confined.push(sandboxed.ms);
     prepare.push(sandboxed.prepared);
@@ -148,7 +148,7 @@ async function spawnAndInitialize(support: SandboxSupport, rounds: number, varia
   ];
 }
 
-async function memory(support: SandboxSupport, count: number): Promise<Figure[]> {
+async function memory(support: SandboxSupport, count: number, settleMs: number): Promise<Figure[]> {
   const dataDir = benchDir('sandbox-data');
   const folders = makeFolders(count);
   const plain: Running[] = [];
@@ -160,7 +160,7 @@ async function memory(support: SandboxSupport, count: number): Promise<Figure[]>
       confined.push(await start(sandboxed));
     }
     // Let start-up garbage settle the same way for both.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
     const plainKiB = plain.reduce((sum, server) => sum + treeRssKiB(server.pid), 0) / count;
     const confinedKiB = confined.reduce((sum, server) => sum + treeRssKiB(server.pid), 0) / count;
     const bwrapKiB = confined.reduce((sum, server) => sum + treeRssKiB(server.pid) - rssKiB(confinedProcesses(server.pid).at(-1) as number), 0) / count;
@@ -174,9 +174,9 @@ async function memory(support: SandboxSupport, count: number): Promise<Figure[]>
 }
 
 /** Grant a new folder to an enforced server-filesystem: stop, re-plan, start, and wait until it lists the new folder. */
-async function grantChange(support: SandboxSupport, rounds: number): Promise<Figure[]> {
+async function grantChange(support: SandboxSupport, rounds: number, warmup: number): Promise<Figure[]> {
   const dataDir = benchDir('sandbox-data');
-  const folders = makeFolders(rounds + 3);
+  const folders = makeFolders(rounds + warmup + 1);
   const sandboxed: number[] = [];
   const plain: number[] = [];
   const servesNewFolder = async (server: Running, folder: string) => {
@@ -190,7 +190,7 @@ async function grantChange(support: SandboxSupport, rounds: number): Promise<Fig
   let confinedServer = await start(await confineStdio(filesystemServer, { serverId: 'grant', roots: granted.map((p) => ({ path: p, mode: 'read-write' })), dataDir, network: false, support }), granted);
   let plainServer = await start(filesystemServer, granted);
   try {
-    for (let i = 1; i < rounds + 3; i++) {
+    for (let i = 1; i < rounds + warmup + 1; i++) {
       granted = [...granted, folders[i] as string];
       const folder = folders[i] as string;
       const t0 = performance.now();
@@ -205,7 +205,7 @@ async function grantChange(support: SandboxSupport, rounds: number): Promise<Fig
       plainServer = await start(filesystemServer, granted);
       await servesNewFolder(plainServer, folder);
       const plainMs = performance.now() - t1;
-      if (i < 3) continue;
+      if (i <= warmup) continue;
       sandboxed.push(confinedMs);
       plain.push(plainMs);
     }
@@ -226,7 +226,14 @@ async function grantChange(support: SandboxSupport, rounds: number): Promise<Fig
   ];
 }
 
-export async function sandboxCost(rounds: number, memoryCount: number): Promise<Figure[]> {
+/**
+ * `quick`: one warm-up pair or restart where the full run drops two, none before the bind mounts'
+ * pairs (the file view's just warmed the same disk cache), one measured grant change (two restarts
+ * of server-filesystem, ~0.7 s a round), the network through pasta (no budget) left out, and 0.5 s
+ * for the servers to settle before their memory is read (1.5 s in full).
+ */
+export async function sandboxCost(rounds: number, memoryCount: number, quick = false): Promise<Figure[]> {
+  const warmup = quick ? 1 : 2;
   const t0 = performance.now();
   const support = await probeSandbox();
   const probeMs = performance.now() - t0;
@@ -236,10 +243,12 @@ export async function sandboxCost(rounds: number, memoryCount: number): Promise<
   return [
     { id: 'sandbox-probe', label: '9. probe (one bwrap trial run, once per process)', value: probeMs, unit: 'ms' },
     // With the file view where it works, and bind mounts alone, in the same run.
-    ...(await spawnAndInitialize(support, rounds, support.view?.available ? 'with the file view' : '')),
-    ...(support.view?.available ? await spawnAndInitialize({ ...support, view: { available: false, reason: 'bench' } }, rounds, 'bind mounts') : []),
-    ...(await privateNetworkCost(support, rounds)),
-    ...(await memory(support, memoryCount)),
-    ...(await grantChange(support, rounds)),
+    ...(await spawnAndInitialize(support, rounds, warmup, support.view?.available ? 'with the file view' : '')),
+    ...(support.view?.available ? await spawnAndInitialize({ ...support, view: { available: false, reason: 'bench' } }, rounds, quick ? 0 : warmup, 'bind mounts') : []),
+    ...(quick
+      ? [{ id: 'sandbox-pasta-ratio', label: '9. network on through pasta: not measured in --quick (no budget; the full run measures it)', value: Number.NaN, unit: 'x' as const }]
+      : await privateNetworkCost(support, rounds, warmup)),
+    ...(await memory(support, memoryCount, quick ? 500 : 1500)),
+    ...(await grantChange(support, quick ? 1 : rounds, warmup)),
   ];
 }

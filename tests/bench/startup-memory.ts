@@ -33,14 +33,15 @@ export async function startup(serverCount: number): Promise<Figure[]> {
   }
 }
 
-export async function idleMemory(serverCount: number, rootCount: number): Promise<Figure[]> {
+/** `settleMs`: how long it idles before its memory is read (--quick: 0.5 s, not 1.5 s). */
+export async function idleMemory(serverCount: number, rootCount: number, settleMs = 1500): Promise<Figure[]> {
   const baseline = process.memoryUsage().rss;
   const host = await startBenchHost();
   try {
     const { added } = await host.addRoots(makeFolders(rootCount));
     const servers = await addServers(host, serverCount);
     await host.setGrants(servers, added.slice(0, 100).map((root) => root.id), true);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
     (globalThis as { gc?: () => void }).gc?.();
     const rss = process.memoryUsage().rss;
     return [
