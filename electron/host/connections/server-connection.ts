@@ -36,6 +36,11 @@ export interface ConnectionHooks {
   rootsRequested(serverId: string, answered: readonly WireRoot[], expected: boolean): void;
   statusChanged(serverId: string): void;
   activity(serverId: string, entry: ActivityEntry): void;
+  /**
+   * Called before an entry is added to its log: the app's host logs a registry change's grants
+   * there, before what the change did to the server (a restart), not before it was told.
+   */
+  beforeActivity?(serverId: string): void;
 }
 
 export interface ConnectionOptions {
@@ -686,6 +691,7 @@ export class ServerConnection {
   }
 
   addActivity(kind: ActivityKind, event: ActivityEvent, uris?: readonly string[], detail?: ActivityDetail): ActivityEntry {
+    this.hooks.beforeActivity?.(this.record.id);
     const entry = this.log.add(kind, event, uris, detail);
     this.hooks.activity(this.record.id, entry);
     return entry;
