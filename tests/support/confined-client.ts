@@ -31,9 +31,11 @@ const open: ConfinedClient[] = [];
 export async function startConfined(
   config: StdioTransportConfig,
   options: ConfineOptions,
-  clientOptions: { roots?: string[] } = {},
+  clientOptions: { roots?: string[]; onStep?: (step: string) => void } = {},
 ): Promise<ConfinedClient> {
+  clientOptions.onStep?.('preparing its sandbox (and package)');
   const confined = await confineStdio(config, options);
+  clientOptions.onStep?.('connecting to it');
   const built = buildTransport(confined.config, undefined, { childDescriptors: confined.openDescriptors });
   let stderr = '';
   (built.stderr as Readable | undefined)?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -360,8 +360,14 @@ export function releasePlaceholders(placeholders: readonly Placeholder[]): Promi
         removeIfUnchanged(placeholder);
         return false;
       });
-      if (left.length === 0) resolve();
-      else setTimeout(sweep, Date.now() < quickUntil ? 250 : 5000).unref();
+      if (left.length === 0) return resolve();
+      // Its caller awaits this (a build step's folder is renamed once it is clean): in the first
+      // seconds, while a sandbox just ended winds down, the timer keeps the process alive; an
+      // unref'd one let a process with nothing else open end mid-start (Node's code 13). After
+      // that, a placeholder another server's sandbox still holds is swept without keeping a
+      // process that is done from ending (its journal removes it on a later start).
+      if (Date.now() < quickUntil) setTimeout(sweep, 250);
+      else setTimeout(sweep, 5000).unref();
     };
     sweep();
   });

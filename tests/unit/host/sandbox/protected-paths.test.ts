@@ -69,6 +69,14 @@ describe('protectedPaths', () => {
 });
 
 describe('holdMissing and releasePlaceholders', () => {
+  it('a release that must wait keeps its process alive until it is done (Node ended such a process with code 13, mid-start)', () => {
+    const dir = tempDir('release-');
+    const fixture = path.join(import.meta.dirname, '../../../fixtures/release-awaited.ts');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', fixture, dir], { encoding: 'utf8', timeout: 60_000 });
+    expect(out).toBe('released\n');
+    expect(fs.existsSync(path.join(dir, '.vscode'))).toBe(false);
+  });
+
   it('makes an empty placeholder for each missing protected name (a folder for folder names), and removes each once no sandbox holds it', async () => {
     const root = repo(tempDir('grant-'));
     fs.rmSync(path.join(root, '.git', 'info'), { recursive: true, force: true });
