@@ -26,10 +26,12 @@ export interface UiSession {
   /** Page errors and console errors seen since the last check; a test may read them, never ignore them. */
   readonly problems: string[];
   /**
-   * Takes the problems a test caused on purpose (the host going away makes the browser log failed
-   * WebSocket connections): returns them so the test asserts they happened; any others still fail it.
+   * Problems the test causes on purpose, from now until the session closes: the host going away
+   * makes the browser log each failed reconnect, and it keeps trying after the test's last check.
+   * Those seen so far and those still to come are set aside, and returned by `seen()` so the test
+   * asserts they happened; any other problem still fails it.
    */
-  expectProblems(pattern: RegExp): string[];
+  expectProblems(pattern: RegExp): { seen(): readonly string[] };
   close(): Promise<void>;
 }
 
@@ -105,9 +107,14 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
   if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  const expected: { pattern: RegExp; seen: string[] }[] = [];
+  const report = (problem: string): void => {
+    const match = expected.find((entry) => entry.pattern.test(problem));
+    (match ? match.seen : problems).push(problem);
+  };
+  page.on('pageerror', (error) => report(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error') report(`console: ${message.text()}`);
   });
   await page.goto(serve.url);
   const session: UiSession & { closed: boolean } = {
@@ -120,9 +127,10 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
     configDir,
     problems,
     expectProblems(pattern) {
-      const expected = problems.filter((problem) => pattern.test(problem));
+      const entry = { pattern, seen: problems.filter((problem) => pattern.test(problem)) };
       problems.splice(0, problems.length, ...problems.filter((problem) => !pattern.test(problem)));
-      return expected;
+      expected.push(entry);
+      return { seen: () => entry.seen };
     },
     async close() {
       session.closed = true;
