@@ -16,6 +16,7 @@ import path from 'node:path';
 import { CodedError } from '../../../shared/result.js';
 import { SENSITIVE_WHY, sensitiveFolder } from '../../host/sandbox/sensitive-folders.js';
 import { shellWord } from '../format.js';
+import { confirm } from '../confirm.js';
 
 export function addGrantCommands(program: Command, context: CliContext): void {
   program
@@ -25,7 +26,7 @@ export function addGrantCommands(program: Command, context: CliContext): void {
     .argument('<root...>', 'id, short id, name or path')
     .addOption(new Option('--read-only', 'a read-only grant, the default for a new one (binding only where the OS sandbox runs the server)').conflicts('readWrite'))
     .option('--read-write', 'it may also change them')
-    .option('--yes', 'grant a sensitive folder (home, credentials, a browser profile, the system) without asking')
+    .option('--yes', 'grant a sensitive folder (home, credentials, a browser profile, the system) without asking; at a terminal it is asked, elsewhere refused without it')
     .addOption(jsonOption())
     .helpGroup(GROUP.folders)
     .addHelpText('after', '\nA grant given again without --read-only or --read-write keeps its mode.')
@@ -75,7 +76,17 @@ async function setGrants(context: CliContext, serverRef: string, rootRefs: strin
     const changing = roots.filter((root) => before[root.id] !== after(root));
     const unchanged = roots.filter((root) => before[root.id] === after(root));
     // A sensitive folder is granted only when asked for plainly, as the app asks before it (#30).
-    if (grant && !change.confirmed) refuseSensitive(session, server, changing, [...rootRefs, ...(mode ? [`--${mode}`] : [])], context.pathContext.home);
+    if (grant && !change.confirmed) {
+      const risky = sensitiveRisks(session, changing, context.pathContext.home);
+      // Not with --json: the question would break the output a script reads.
+      if (risky.length > 0 && context.io.stdin.isTTY === true && !json) {
+        // Asked and declined is a choice, as import-registry takes it: nothing changed, exit 0.
+        if (!(await confirmSensitive(context, risky))) return context.warn('not granted: nothing changed.');
+      } else if (risky.length > 0) {
+        const again = ['mcp-roots', 'grant', server.name, ...rootRefs, ...(mode ? [`--${mode}`] : [])].map(shellWord).join(' ');
+        throw new CodedError('permission-denied', `not granted, to be sure: ${risky.join('; ')}. To grant it anyway: ${again} --yes`);
+      }
+    }
     if (changing.length > 0) {
       // One edit per target mode keeps each root's own: `grant fs a b` may add a and leave b read-only.
       for (const target of new Set(changing.map(after))) {
@@ -106,23 +117,29 @@ async function setGrants(context: CliContext, serverRef: string, rootRefs: strin
   });
 }
 
-/** Refuses (exit 1, nothing changed) to grant or widen a sensitive folder without --yes, saying what is at stake. */
-function refuseSensitive(session: RegistrySession, server: ServerRecord, changing: readonly RootRecord[], words: readonly string[], home: string): void {
+/** What granting or widening each sensitive folder among `changing` would open, in words. */
+function sensitiveRisks(session: RegistrySession, changing: readonly RootRecord[], home: string): string[] {
   const places = { home: fs.realpathSync(home), dataDir: path.dirname(session.configPath) };
-  const risky = changing.flatMap((root) => {
+  return changing.flatMap((root) => {
     const kind = sensitiveFolder(root.path, places);
     return kind ? [`${root.path}: ${SENSITIVE_WHY[kind]}`] : [];
   });
-  if (risky.length === 0) return;
-  const again = ['mcp-roots', 'grant', server.name, ...words].map(shellWord).join(' ');
-  throw new CodedError('permission-denied', `not granted, to be sure: ${risky.join('; ')}. To grant it anyway: ${again} --yes`);
+}
+
+/**
+ * At a terminal the person is asked, after what is at stake (as the app's dialog asks); elsewhere
+ * (a script, a pipe) the caller refuses without --yes: exit 1, nothing changed.
+ */
+async function confirmSensitive(context: CliContext, risky: readonly string[]): Promise<boolean> {
+  context.io.out.write(`A sensitive folder: ${risky.join('; ')}.\n`);
+  return confirm('Grant it anyway?', context.io.stdin, context.io.out);
 }
 
 /** Where a new grant does not reach the server yet, the reason. */
 function grantCaveat(session: RegistrySession, server: ServerRecord, granted: RootRecord[]): string | undefined {
   if (granted.length === 0) return undefined;
-  if (!server.enabled) return `${server.name} is disabled: it sees them once enabled (mcp-roots servers set ${server.name} --enabled on)`;
-  if (!server.sharing) return `${server.name} has sharing off: it sees them once sharing is on (mcp-roots servers set ${server.name} --sharing on)`;
+  if (!server.enabled) return `${server.name} is disabled: it sees them once enabled (mcp-roots servers set ${shellWord(server.name)} --enabled on)`;
+  if (!server.sharing) return `${server.name} has sharing off: it sees them once sharing is on (mcp-roots servers set ${shellWord(server.name)} --sharing on)`;
   const effective = new Set(session.effectiveRootIds(server.id));
   const hidden = session.rootViews().filter((root) => granted.some((g) => g.id === root.id) && !effective.has(root.id));
   if (hidden.length === 0) return undefined;

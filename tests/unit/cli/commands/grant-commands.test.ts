@@ -85,6 +85,34 @@ describe('a sensitive folder', () => {
   });
 });
 
+describe('a sensitive folder at a terminal', () => {
+  const atTerminal = (input: string, ...args: string[]) => runMain(['--config-dir', configDir, ...args], { cwd: home, home, tty: true, input });
+
+  it('is asked for after what is at stake, and no is taken for an answer', async () => {
+    expect((await cli('roots', 'add', '~')).code).toBe(0);
+    const declined = await atTerminal('n\n', 'grant', 'fs', '~');
+    expect(declined).toMatchObject({ code: 0, stderr: 'not granted: nothing changed.\n' });
+    expect(declined.stdout).toBe(`A sensitive folder: ${home}: it is your home folder, or holds it: every project, key and token in it would be open to the server.\nGrant it anyway? [y/N] `);
+    expect((await status()).servers[0]?.grantedRootIds).toEqual([]);
+    // No answer at all (the input ends) is no.
+    expect((await atTerminal('', 'grant', 'fs', '~')).stderr).toBe('not granted: nothing changed.\n');
+    expect((await status()).servers[0]?.grantedRootIds).toHaveLength(0);
+    const accepted = await atTerminal('y\n', 'grant', 'fs', '~');
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toMatch(/Grant it anyway\? \[y\/N\] granted .* to fs \(read-only\)\n$/);
+    expect((await status()).servers[0]?.grantedRootIds).toHaveLength(1);
+  });
+
+  it('is not asked with --json (the question would break the output) nor for an ordinary folder', async () => {
+    expect((await cli('roots', 'add', '~')).code).toBe(0);
+    const json = await atTerminal('y\n', 'grant', 'fs', '~', '--json');
+    expect(json).toMatchObject({ code: 1, stdout: '' });
+    expect(json.stderr).toContain('To grant it anyway');
+    const ordinary = await atTerminal('', 'grant', 'fs', 'docs');
+    expect(ordinary).toMatchObject({ code: 0, stdout: 'granted docs to fs (read-only)\n' });
+  });
+});
+
 describe('status', () => {
   it('shows short ids, labels that tell folders apart, and why a granted folder is hidden', async () => {
     await cli('grant', 'fs', 'a/src', 'b/src');
