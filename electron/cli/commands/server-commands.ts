@@ -66,7 +66,7 @@ export function addServerCommands(program: Command, context: CliContext): void {
         const server = await session.addServer(input);
         const short = registryShortIds(session.registry()).get(server.id);
         if (options.json) return context.print(toJson(statusReport(session).servers.find((view) => view.id === server.id)));
-        context.print(`added server ${server.name} (${short}); it sees no folder until you grant one: mcp-roots grant ${server.name} ROOT`);
+        context.print(`added server ${server.name} (${short}); it sees no folder until you grant one: mcp-roots grant ${shellWord(server.name)} ROOT`);
       }),
     );
 

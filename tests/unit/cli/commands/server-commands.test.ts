@@ -25,6 +25,19 @@ describe('servers add', () => {
     expect((await server('filesystem'))?.transport).toEqual({ type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${roots}'], env: {} });
   });
 
+  it('names a server with a space quoted in its next step, so it can be pasted', async () => {
+    const result = await cli('servers', 'add', 'my server', '--', 'node', 'server.js');
+    expect(result.stdout).toMatch(/; it sees no folder until you grant one: mcp-roots grant 'my server' ROOT\n$/);
+    fs.mkdirSync(path.join(home, 'docs'));
+    await cli('roots', 'add', '~/docs');
+    await cli('servers', 'set', 'my server', '--sharing', 'off');
+    expect((await cli('grant', 'my server', 'docs')).stdout).toContain("(mcp-roots servers set 'my server' --sharing on)");
+    await cli('servers', 'set', 'my server', '--enabled', 'off');
+    expect((await cli('grant', 'my server', 'docs')).stdout).toBe("my server already had docs (read-only)\n");
+    await cli('revoke', 'my server', 'docs');
+    expect((await cli('grant', 'my server', 'docs')).stdout).toContain("(mcp-roots servers set 'my server' --enabled on)");
+  });
+
   it('everything after -- is the command, options included', async () => {
     expect((await cli('servers', 'add', 'fs', '--env', 'LOG=debug', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '--help', '${roots}')).code).toBe(0);
     expect((await server('fs'))?.transport).toEqual({ type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '--help', '${roots}'], env: { LOG: 'debug' } });
