@@ -44,6 +44,10 @@ describe('a server that cannot start', () => {
     // Now node runs the script, which exits with code 1 and says why on stderr.
     await failure.getByText('Exited with code 1.').waitFor({ timeout: 20_000 });
     await failure.getByText('Error: GITHUB_TOKEN environment variable is required').waitFor();
+    // The list beside says what happened, not the words again: the details quote them (#30 item 5).
+    const card = page.getByRole('navigation', { name: 'Servers' }).locator('[aria-current="true"]');
+    await card.locator('.server-list__failure', { hasText: 'Exited with code 1.' }).waitFor();
+    expect(await card.locator('.server-list__failure').innerText()).toBe('Exited with code 1.');
     expect(await failure.innerText()).not.toMatch(/negotiation|probe|StdioClientTransport/i);
     // The SDK's own message is still there for the curious, folded away (innerText skips it above).
     expect(await failure.locator('details').getAttribute('open')).toBeNull();

@@ -377,6 +377,10 @@ describe.runIf(support.kind === 'bwrap')('grants that bind, on screen', () => {
     const line = serverView(host, server.id).status.confinement?.blocked?.line as string;
     const callouts = page.locator('.server-detail').locator('[data-testid="server-failure"], [data-testid="sandbox-blocked"]');
     expect(await callouts.locator('pre', { hasText: line }).count()).toBe(1);
+    // Nor again in the list beside: its card says what happened, the details say the words.
+    const card = page.getByRole('navigation', { name: 'Servers' }).locator('[aria-current="true"]');
+    await card.locator('.server-list__failure').waitFor();
+    expect(await card.locator('.server-list__failure').innerText()).not.toContain(line);
 
     // "Run without sandbox…" asks first, with the same words as the switch; cancelled here.
     await blocked.getByRole('button', { name: 'Run without sandbox…' }).click();

@@ -3,7 +3,7 @@ import { memo } from 'react';
 import type { ServerView } from '../../../shared/domain.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useProxiesByServer } from '../use-host-state.js';
-import { failureSummary } from '../../../shared/i18n/server-failure-text.js';
+import { failureSummary, failureWords } from '../../../shared/i18n/server-failure-text.js';
 import { ConfinementBadge } from './confinement-badge.js';
 import { PreparingNote } from './preparing-note.js';
 import { StatusBadge } from './status-badge.js';
@@ -67,7 +67,9 @@ const ServerListItem = memo(function ServerListItem({ server, proxied, selected,
           </span>
         )}
         {server.status.state === 'error' && server.status.failure && (
-          <span className="server-list__meta server-list__failure">{failureSummary(t, server.status.failure)}</span>
+          // The selected one's details beside quote its words in full: here only what happened, so
+          // its stderr line is not on the screen twice (#30 item 5).
+          <span className="server-list__meta server-list__failure">{selected ? failureWords(t, server.status.failure).lead : failureSummary(t, server.status.failure)}</span>
         )}
         {proxied > 0 && <span className="server-list__meta server-list__proxy">{t('proxy.listHint', { count: proxied })}</span>}
       </button>
