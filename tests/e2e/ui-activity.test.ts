@@ -3,7 +3,7 @@
 // a filter by kind, and Copy producing the log as text.
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { axeViolations, describeViolations, lookEverywhere, SCREEN_SIZES, seriousOnly } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession | undefined;
@@ -69,5 +69,18 @@ describe('activity log', () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain(`Output (×${errors})\n    Error: GITHUB_TOKEN environment variable is required\n        at main`);
     expect(copied.indexOf('Output')).toBeLessThan(copied.lastIndexOf('Restart'));
+
+    // History counts the same happenings alike: one row for the output, one for the exit, each ×5.
+    await page.getByRole('tab', { name: /History/ }).click();
+    const history = page.getByRole('list', { name: 'History' });
+    const output = history.getByRole('listitem').filter({ hasText: 'GITHUB_TOKEN environment variable is required' });
+    await output.first().waitFor();
+    expect(await output.count()).toBe(1);
+    expect(await output.locator('.history__output').textContent()).toContain('Error: GITHUB_TOKEN environment variable is required\n    at main');
+    expect(await output.locator('.timeline__count').textContent()).toBe(`×${errors}`);
+    const exits = history.getByRole('listitem').filter({ hasText: 'exited with code 1' });
+    expect(await exits.count()).toBe(1);
+    expect(await exits.locator('.timeline__count').textContent()).toBe(`×${errors}`);
+    await lookEverywhere(page, 'history-collapsed', { sizes: SCREEN_SIZES });
   });
 });

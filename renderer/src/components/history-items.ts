@@ -3,12 +3,20 @@
 // Pure, so the rules are tested alone.
 import type { ActivityEntry, ActivityKind, ServerId } from '../../../shared/domain.js';
 import { uriToPath } from '../file-path.js';
+import { activityItems } from './activity-items.js';
 
 export interface HistoryRow {
   /** Unique across servers: sequence numbers are per server. */
   key: string;
   serverId: ServerId;
+  /** Its first entry: the words, the kind. */
   entry: ActivityEntry;
+  /** Every line of a block of output, oldest first; the one entry otherwise. */
+  entries: ActivityEntry[];
+  /** How many times it happened in a row: counted as the server's Activity counts (activity-items.ts). */
+  count: number;
+  firstAt: number;
+  lastAt: number;
 }
 
 export type HistoryKind = 'all' | 'changes' | 'problems' | 'folders' | 'connection' | 'files' | 'network';
@@ -30,18 +38,23 @@ export interface HistoryFilter {
   kind: HistoryKind;
 }
 
+/**
+ * Each server's entries as its Activity shows them (a block of output is one row, a retry loop's
+ * repeats one row with its count), then all servers by time: History and Activity never count the
+ * same happening differently (#30 item 5).
+ */
 export function historyRows(byServer: ReadonlyMap<ServerId, readonly ActivityEntry[]>, filter: HistoryFilter): HistoryRow[] {
   const rows: HistoryRow[] = [];
   for (const [serverId, entries] of byServer) {
     if (filter.serverId !== undefined && serverId !== filter.serverId) continue;
-    for (const entry of entries) {
-      if (!kindMatches(entry, filter.kind)) continue;
-      if (filter.folder !== undefined && !namesFolder(entry, filter.folder)) continue;
-      rows.push({ key: `${serverId}:${entry.seq}`, serverId, entry });
+    const shown = entries.filter((entry) => kindMatches(entry, filter.kind) && (filter.folder === undefined || namesFolder(entry, filter.folder)));
+    for (const item of activityItems(shown)) {
+      const entry = item.entries[0]!;
+      rows.push({ key: `${serverId}:${entry.seq}`, serverId, entry, entries: item.entries, count: item.count, firstAt: item.firstAt, lastAt: item.lastAt });
     }
   }
-  // Oldest first; the same moment keeps each server's own order.
-  return rows.sort((a, b) => a.entry.at - b.entry.at || (a.serverId === b.serverId ? a.entry.seq - b.entry.seq : 0));
+  // Oldest first, by when each last happened; the same moment keeps each server's own order.
+  return rows.sort((a, b) => a.lastAt - b.lastAt || (a.serverId === b.serverId ? a.entry.seq - b.entry.seq : 0));
 }
 
 function kindMatches(entry: ActivityEntry, kind: HistoryKind): boolean {
@@ -65,25 +78,34 @@ export interface RowWords {
   message(entry: ActivityEntry): string;
 }
 
-/** One line per entry, oldest first: "2026-11-27T01:42:00.000Z  filesystem  Grants  Granted ~/code/a (read-only), from the CLI." */
+/**
+ * One line per row, oldest first: "2026-11-27T01:42:00.000Z  filesystem  Grants  Granted ~/code/a
+ * (read-only), from the CLI."; a block of output goes on under it, indented; a repeat says (×N).
+ */
 export function historyText(rows: readonly HistoryRow[], words: RowWords): string {
   return rows
-    .map(({ serverId, entry }) => {
-      const count = (entry.count ?? 1) > 1 ? ` (×${entry.count})` : '';
-      return `${new Date(entry.at).toISOString()}  ${words.server(serverId)}  ${words.kind(entry.kind)}${count}  ${words.message(entry)}`;
+    .map((row) => {
+      const count = row.count > 1 ? ` (×${row.count})` : '';
+      return `${new Date(row.lastAt).toISOString()}  ${words.server(row.serverId)}  ${words.kind(row.entry.kind)}${count}  ${rowText(row, words).join('\n    ')}`;
     })
     .join('\n');
 }
 
-/** The same rows as data for scripts: the words as shown and the entry as the host wrote it. */
+/** The same rows as data for scripts: the words as shown, how often, and the first entry as the host wrote it. */
 export function historyJson(rows: readonly HistoryRow[], words: RowWords): string {
-  const items = rows.map(({ serverId, entry }) => ({
-    at: new Date(entry.at).toISOString(),
-    serverId,
-    server: words.server(serverId),
-    kind: entry.kind,
-    text: words.message(entry),
-    entry,
+  const items = rows.map((row) => ({
+    at: new Date(row.lastAt).toISOString(),
+    ...(row.count > 1 ? { firstAt: new Date(row.firstAt).toISOString(), count: row.count } : {}),
+    serverId: row.serverId,
+    server: words.server(row.serverId),
+    kind: row.entry.kind,
+    text: rowText(row, words).join('\n'),
+    entry: row.entry,
   }));
   return `${JSON.stringify(items, null, 2)}\n`;
+}
+
+/** A block of output's lines as written; any other row's words. */
+function rowText(row: HistoryRow, words: RowWords): string[] {
+  return row.entry.kind === 'stderr' ? row.entries.map((entry) => entry.message) : [words.message(row.entry)];
 }

@@ -155,18 +155,23 @@ export function HistoryPanel() {
 const HistoryItem = memo(function HistoryItem({ row, server }: { row: HistoryRow; server: string }) {
   const { t, formatTime } = useI18n();
   const entry: ActivityEntry = row.entry;
+  const repeated = row.count > 1;
   return (
     <li className={`history__entry timeline__entry--${entry.kind}`}>
-      <time className="timeline__time" dateTime={new Date(entry.at).toISOString()}>
-        {formatTime(entry.at)}
+      <time className="timeline__time" dateTime={new Date(row.lastAt).toISOString()} title={repeated ? t('activity.between', { first: formatTime(row.firstAt), last: formatTime(row.lastAt) }) : undefined}>
+        {formatTime(row.lastAt)}
       </time>
       <span className="history__server">{server}</span>
       <span className="timeline__kind">
         {t(kindKey[entry.kind])}
-        {(entry.count ?? 1) > 1 && <span className="timeline__count">×{entry.count}</span>}
+        {repeated && (
+          <span className="timeline__count" title={t('activity.repeated', { count: row.count })}>
+            ×{row.count}
+          </span>
+        )}
       </span>
       <span className="timeline__message">
-        {entry.kind === 'stderr' ? <span className="history__output">{entry.message}</span> : activityMessage(t, entry)}
+        {entry.kind === 'stderr' ? <span className="history__output">{row.entries.map((line) => line.message).join('\n')}</span> : activityMessage(t, entry)}
         <ActivityUris uris={entry.uris} />
       </span>
     </li>
