@@ -500,6 +500,7 @@ export const de: Dictionary = {
   'browse.keys': 'Pfeiltasten bewegen, Leertaste hakt an, Eingabe öffnet, Rücktaste geht nach oben.',
   'browse.truncated': 'Die ersten {count} werden gezeigt.',
   'browse.pickedList': 'Angehakt: {names}',
+  'browse.added': 'hinzugefügt',
   'browse.addHere': '„{name}“ hinzufügen',
   'browse.addPicked': { one: '{count} angehakten Ordner hinzufügen', other: '{count} angehakte Ordner hinzufügen' },
   'roots.browseBrowser': 'Durchsuchen…',

@@ -498,6 +498,7 @@ export const en = {
   'browse.keys': 'Arrow keys move, Space ticks, Enter opens, Backspace goes up.',
   'browse.truncated': 'Showing the first {count}.',
   'browse.pickedList': 'Ticked: {names}',
+  'browse.added': 'added',
   'browse.addHere': 'Add “{name}”',
   'browse.addPicked': { one: 'Add {count} ticked folder', other: 'Add {count} ticked folders' },
   'roots.browseBrowser': 'Browse…',

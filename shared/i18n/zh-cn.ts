@@ -500,6 +500,7 @@ export const zhCN: Dictionary = {
   'browse.keys': '方向键移动，空格键勾选，回车键打开，退格键返回上一级。',
   'browse.truncated': '仅显示前 {count} 个。',
   'browse.pickedList': '已勾选：{names}',
+  'browse.added': '已添加',
   'browse.addHere': '添加“{name}”',
   'browse.addPicked': { other: '添加 {count} 个已勾选的文件夹' },
   'roots.browseBrowser': '浏览…',

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeTempDirs, tempDir, waitFor } from '../support/index.js';
-import { axeViolations, describeViolations, seriousOnly } from './ui-checks.js';
+import { axeViolations, describeViolations, lookEverywhere, SCREEN_SIZES, seriousOnly } from './ui-checks.js';
 import { screenshot, startUiSession, type UiSession } from './ui-harness.js';
 
 let session: UiSession | undefined;
@@ -66,6 +66,41 @@ describe('picking folders in the browser', () => {
     await dialog.waitFor({ state: 'detached' });
     await waitFor(() => host.getState().roots.length === 2, { what: 'two folders' });
     expect(host.getState().roots.map((root) => root.path).sort()).toEqual([path.join(dir, 'beta'), path.join(dir, 'gamma', 'child')]);
+  });
+
+  it('shows the folders already added as such, and does not tick them', async () => {
+    session = await startUiSession();
+    const { page, host } = session;
+    const dir = folders('alpha', 'beta');
+    await host.addRoots([path.join(dir, 'alpha')]);
+
+    await page.getByRole('button', { name: 'Browse…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose folders' });
+    const field = dialog.getByLabel('Folder', { exact: true });
+    await field.fill(dir);
+    await field.press('Enter');
+    const list = dialog.getByRole('listbox', { name: `Folders in ${dir}` });
+    const alpha = list.getByRole('option', { name: /^alpha/ });
+    await alpha.waitFor();
+    expect(await alpha.getAttribute('aria-disabled')).toBe('true');
+    await alpha.getByText('added', { exact: true }).waitFor();
+    // Neither a click nor Space ticks it; beta still ticks.
+    // Forced: Playwright itself will not click what says it is disabled; a person's mouse can.
+    await alpha.click({ force: true });
+    await list.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    expect(await alpha.getAttribute('aria-selected')).toBe('false');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Space');
+    await dialog.getByText('Ticked: beta').waitFor();
+    await dialog.getByRole('button', { name: 'Add 1 ticked folder' }).waitFor();
+    await lookEverywhere(page, 'folder-browser-added', { sizes: SCREEN_SIZES });
+    // Inside alpha, "Add “alpha”" would add it again: not offered.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('listbox', { name: `Folders in ${path.join(dir, 'alpha')}` }).or(dialog.getByText('No folders here.')).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Add “alpha”' }).isDisabled()).toBe(true);
   });
 
   it('says why a folder cannot be listed', async () => {

@@ -1,10 +1,11 @@
 // Picking folders where the OS dialog is out of reach (the UI in a browser): the host lists a
 // folder's subfolders (`folders.list`), the person walks the tree and ticks the ones to add. One Tab
 // stop for the list: arrows move, Space ticks, Enter or → opens, Backspace or ← goes up.
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FolderListing } from '../../../shared/contract.js';
 import { useI18n } from '../i18n/i18n-context.js';
 import { useCommand } from '../use-command.js';
+import { useRoots } from '../use-host-state.js';
 import { Dialog } from './dialog.js';
 import { ChevronIcon, FolderIcon, LinkIcon } from './icons.js';
 import { InlineError } from './inline-error.js';
@@ -32,6 +33,10 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
   const [picked, setPicked] = useState<ReadonlyMap<string, string>>(new Map());
   const listRef = useRef<HTMLDivElement>(null);
   const id = useId();
+  // Folders already added are shown as such and cannot be ticked: adding one again only failed,
+  // with its path said twice in red (a new-user walk, #30).
+  const roots = useRoots();
+  const added = useMemo(() => new Set(roots.map((root) => root.path)), [roots]);
 
   // The newest request wins: a path typed while the first listing loads is not overwritten when
   // that listing arrives late (it did, on a loaded machine, and the typed path was lost).
@@ -65,13 +70,15 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
   }, [active, listing]);
 
   const entries = listing?.entries ?? [];
-  const toggle = (path: string, name: string) =>
+  const toggle = (path: string, name: string) => {
+    if (added.has(path)) return;
     setPicked((previous) => {
       const next = new Map(previous);
       if (next.has(path)) next.delete(path);
       else next.set(path, name);
       return next;
     });
+  };
   const up = () => {
     if (!listing?.parent) return;
     const from = listing.path.split(/[\\/]/).filter(Boolean).pop();
@@ -120,7 +127,7 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
       <button type="button" className="button" onClick={onClose}>
         {t('common.cancel')}
       </button>
-      <button type="button" className="button folder-browser__add-here" disabled={!here} title={here} onClick={() => here && onPick([here])}>
+      <button type="button" className="button folder-browser__add-here" disabled={!here || added.has(here)} title={here} onClick={() => here && onPick([here])}>
         {t('browse.addHere', { name: hereName })}
       </button>
       <button type="button" className="button button--primary" disabled={pickedPaths.length === 0} onClick={() => onPick(pickedPaths)}>
@@ -191,6 +198,7 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
               id={`${id}-option-${index}`}
               role="option"
               aria-selected={picked.has(entry.path)}
+              aria-disabled={added.has(entry.path) || undefined}
               data-index={index}
               className={`folder-browser__item${index === active ? ' folder-browser__item--active' : ''}${entry.hidden ? ' folder-browser__item--hidden' : ''}`}
               onClick={() => {
@@ -199,9 +207,10 @@ function FolderBrowserBody({ onClose, onPick }: FolderBrowserProps) {
               }}
               onDoubleClick={() => void go(entry.path)}
             >
-              <span className={`folder-browser__tick${picked.has(entry.path) ? ' folder-browser__tick--on' : ''}`} aria-hidden="true" />
+              <span className={`folder-browser__tick${picked.has(entry.path) ? ' folder-browser__tick--on' : ''}${added.has(entry.path) ? ' folder-browser__tick--added' : ''}`} aria-hidden="true" />
               <FolderIcon className="folder-browser__icon" />
               <span className="folder-browser__name">{entry.name}</span>
+              {added.has(entry.path) && <span className="folder-browser__added">{t('browse.added')}</span>}
               {entry.link && <LinkIcon size={12} className="muted" aria-hidden="true" />}
               {/* For the mouse; the keyboard opens with Enter (a button inside an option would be a control inside a control). */}
               <span
