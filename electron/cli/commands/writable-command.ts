@@ -41,7 +41,9 @@ export function addWritableCommand(program: Command, context: CliContext): void 
         // left writable, and the line that does it.
         const open = PROTECTED_NAMES.filter((name) => !chosen.includes(name));
         const line = `mcp-roots writable ${shellWord(server.name)} ${shellWord(label)} NAME…`;
-        context.print([state, `You may leave any of these writable in this grant: ${open.join(' ')}`, `With: ${line}${chosen.length ? ` (the names given replace the choice; --none protects them all again)` : ''}`].join('\n'));
+        // A read-only grant ignores the choice: say so before offering one (a new-user walk, #30).
+        const readOnly = mode === 'read-only' ? [`The grant is read-only, so nothing in it is writable; a choice counts once it is read-write: mcp-roots grant ${shellWord(server.name)} ${shellWord(label)} --read-write`] : [];
+        context.print([state, ...readOnly, `You may leave any of these writable in this grant: ${open.join(' ')}`, `With: ${line}${chosen.length ? ` (the names given replace the choice; --none protects them all again)` : ''}`].join('\n'));
       }),
     );
 }

@@ -94,6 +94,11 @@ describe('mcp-roots conventions', () => {
     expect(line).toMatch(/^With: mcp-roots writable fs \S+ NAME…$/);
     const set = await runMain(['--config-dir', configDir, 'writable', 'fs', project, '.vscode']);
     expect(set.stdout).toMatch(/^fs: writable by your choice in .*: \.vscode; the rest stay read-only\n$/);
+    // On a read-only grant it says first that the choice does not count there, and how it would.
+    await runMain(['--config-dir', configDir, 'grant', 'fs', project, '--read-only']);
+    const readOnly = (await runMain(['--config-dir', configDir, 'writable', 'fs', project])).stdout.split('\n');
+    expect(readOnly[0]).toMatch(/\(ignored while the grant is read-only\)/);
+    expect(readOnly[1]).toMatch(/^The grant is read-only, so nothing in it is writable; a choice counts once it is read-write: mcp-roots grant fs \S+ --read-write$/);
   });
 
   it('lists when a command group is run without a subcommand, and still names a mistyped one (#30 item 8)', async () => {
