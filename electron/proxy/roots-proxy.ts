@@ -437,7 +437,20 @@ export class RootsProxy {
     if (generation !== this.generation || this.closing) return;
     const hold = holdReason({ blocked: blocked !== undefined });
     if (hold) this.hold(hold, `The server closed the connection. ${blocked}`);
-    else this.serverGone(['The server closed the connection.', this.upstream?.endedNote].filter(Boolean).join(' '));
+    else this.serverGone(['The server closed the connection.', this.howItEnded(), this.upstream?.endedNote].filter(Boolean).join(' '));
+  }
+
+  /**
+   * Its exit code or signal, and, when it ended before answering the handshake, what the app says
+   * of a command that is not an MCP server (a host saw only "closed the connection", #30).
+   */
+  private howItEnded(): string | undefined {
+    const exit = this.upstream?.exit?.();
+    if (!exit || (exit.code === null && exit.signal === null)) return undefined;
+    const how = exit.code !== null ? `It exited with code ${exit.code}` : `It was stopped by ${exit.signal}`;
+    // The host's initialize still unanswered: it never spoke MCP.
+    const answered = !this.calls.entries().some(([, call]) => call.method === 'initialize');
+    return answered ? `${how}.` : `${how} before answering. Check its command: is it an MCP server that speaks over stdio?`;
   }
 
   /**

@@ -39,6 +39,8 @@ export interface Upstream {
   refusalNote?: ((texts: readonly string[]) => string | undefined) | undefined;
   /** Why it may have ended: its sandbox refuses Unix sockets (a browser cannot start), with the narrowest fixes. */
   endedNote?: string | undefined;
+  /** How its process ended (its exit code or signal), once it has. */
+  exit?: (() => { code: number | null; signal: string | null } | undefined) | undefined;
   /** With a list of allowed hosts: changed live, as grants are. */
   egress?: ConfinedStdio['egress'];
 }
@@ -111,6 +113,7 @@ export async function openUpstream(
   return {
     transport,
     pid,
+    exit: built.exit,
     confinement: prepared.confinement,
     verify: confined ? () => confined.selfCheck(pid) : undefined,
     live: confined?.live,

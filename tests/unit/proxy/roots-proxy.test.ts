@@ -233,6 +233,26 @@ describe('RootsProxy', () => {
     await t.proxy.close();
   });
 
+  it('a server that ends before answering: the host hears its exit code and to check its command', async () => {
+    const logged: string[] = [];
+    let handlers: UpstreamHandlers | undefined;
+    const t = setup('registry', () => ROOTS, {
+      log: (line) => void logged.push(line),
+      openUpstream: async (given) => {
+        handlers = given;
+        const transport = { start: async () => undefined, send: async () => undefined, close: async () => undefined } as unknown as Transport;
+        // `node -e 1`: not an MCP server, it exits at once with code 0.
+        return { transport, exit: () => ({ code: 0, signal: null }) };
+      },
+    });
+    await t.proxy.start();
+    t.fromHost({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } } });
+    handlers?.onclose();
+    const said = 'The server closed the connection. It exited with code 0 before answering. Check its command: is it an MCP server that speaks over stdio?';
+    await waitUntil(() => t.toHost.some((message) => message.id === 1 && message.error?.message === said));
+    expect(logged).toContain(said);
+  });
+
   it('a session that closes while its calls drain does not restart', async () => {
     const t = setup();
     await t.proxy.start();
