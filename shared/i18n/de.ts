@@ -141,6 +141,7 @@ export const de: Dictionary = {
   'matrix.bulkGrant': 'Freigeben',
   'matrix.bulkMode': 'Freigeben als',
   'matrix.bulkRevoke': 'Freigabe beenden',
+  'matrix.scopeSkips': 'Freigeben lässt {names} aus: fehlerhaft',
   'matrix.bulkSkipped': 'Ausgelassen, da fehlerhaft: {names}. Gib für sie frei, sobald sie laufen.',
   'matrix.clearSelection': 'Auswahl aufheben',
   'matrix.legend': 'Legende',

@@ -139,6 +139,7 @@ export const en = {
   'matrix.bulkGrant': 'Share',
   'matrix.bulkMode': 'Share as',
   'matrix.bulkRevoke': 'Stop sharing',
+  'matrix.scopeSkips': 'Share leaves out {names}: in error',
   'matrix.bulkSkipped': 'Left out, in error: {names}. Share with them once they run.',
   'matrix.clearSelection': 'Clear selection',
   'matrix.legend': 'Legend',

@@ -141,6 +141,7 @@ export const zhCN: Dictionary = {
   'matrix.bulkGrant': '共享',
   'matrix.bulkMode': '共享方式',
   'matrix.bulkRevoke': '停止共享',
+  'matrix.scopeSkips': '共享将跳过出错的：{names}',
   'matrix.bulkSkipped': '已跳过出错的服务器：{names}。待它们运行后再共享。',
   'matrix.clearSelection': '清除选择',
   'matrix.legend': '图例',

@@ -245,6 +245,7 @@ export function ConsentMatrix({ roots, servers }: { roots: RootView[]; servers: 
         selectedServers={pickedServerCount}
         scopeRoots={scopeRoots.length}
         scopeServers={scopeServers.length}
+        scopeInError={scopeServers.filter((server) => server.status.state === 'error').map((server) => server.name)}
         onBulk={(granted, mode) => void onBulk(granted, mode)}
         onClear={() => {
           setSelectedRoots(NOTHING);

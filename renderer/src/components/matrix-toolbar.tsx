@@ -27,6 +27,8 @@ export interface MatrixToolbarProps {
   selectedServers: number;
   scopeRoots: number;
   scopeServers: number;
+  /** Servers in the scope that are in error: a Share leaves them out, and the scope says so before it. */
+  scopeInError: readonly string[];
   /** Share (with the mode chosen beside it, read-only unless changed) or stop sharing. */
   onBulk(granted: boolean, mode?: GrantMode): void;
   /** What the last Share left out, and why (servers in error), in words. */
@@ -44,7 +46,9 @@ export function MatrixToolbar(props: MatrixToolbarProps) {
   const hasSelection = props.selectedRoots > 0 || props.selectedServers > 0;
   const scope = `${
     props.selectedRoots > 0 ? t('matrix.nFolders', { count: props.scopeRoots }) : t('matrix.allFolders', { count: props.scopeRoots })
-  } × ${props.selectedServers > 0 ? t('matrix.nServers', { count: props.scopeServers }) : t('matrix.allServers', { count: props.scopeServers })}`;
+  } × ${props.selectedServers > 0 ? t('matrix.nServers', { count: props.scopeServers }) : t('matrix.allServers', { count: props.scopeServers })}${
+    props.scopeInError.length > 0 ? ` (${t('matrix.scopeSkips', { names: props.scopeInError.join(', ') })})` : ''
+  }`;
   const narrowed = props.shownRoots < props.totalRoots || props.shownServers < props.totalServers;
 
   return (
