@@ -73,6 +73,9 @@ describe('picking folders in the browser', () => {
     const { page, host } = session;
     const dir = folders('alpha', 'beta');
     await host.addRoots([path.join(dir, 'alpha')]);
+    // A first folder added takes the page on to Access (what to do next): back to Folders.
+    await page.getByRole('tab', { name: /^Folders/ }).click();
+    await page.getByRole('table', { name: 'Folders' }).getByText('alpha', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Browse…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Choose folders' });
