@@ -51,7 +51,13 @@ describe('folder repairs', () => {
     await swappedRow.getByText(`It now leads to ${fs.realpathSync(elsewhere)}.`, { exact: false }).waitFor();
     const goneRow = page.getByRole('row', { name: /gone/ });
     await goneRow.getByText('The folder was deleted, renamed or unmounted.').waitFor();
-    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 0, { what: 'the server to lose both folders', timeoutMs: 60_000 });
+    // A failure here must explain itself: what the host says of the server, and its activity.
+    const story = () => {
+      const status = host.getState().servers.find((server) => server.id === fsServer.id)?.status;
+      const log = host.activity(fsServer.id).map((entry) => `  ${new Date(entry.at).toISOString()} ${entry.kind}: ${entry.message}`);
+      return `status: ${JSON.stringify(status)}\nactivity:\n${log.join('\n')}`;
+    };
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 0, { what: 'the server to lose both folders', timeoutMs: 60_000, explain: story });
     await page.getByRole('button', { name: 'Check all again' }).waitFor();
     await shoot(session, 'roots-repairs');
 
@@ -66,7 +72,7 @@ describe('folder repairs', () => {
     await swappedRow.getByText('Reachable').waitFor();
     // It had lost its last folder, so it was restarted; its new session asks for the list again.
     const target = fs.realpathSync(elsewhere);
-    await waitFor(async () => (await filesystemSees(host, fsServer.id)).join() === target, { what: 'the server to see the new location' });
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).join() === target, { what: 'the server to see the new location', explain: story });
 
     // The missing folder comes back; "Check again" probes it at once.
     fs.mkdirSync(gone);
@@ -75,7 +81,7 @@ describe('folder repairs', () => {
     const reachable = goneRow.getByText('Reachable');
     await Promise.race([page.getByRole('button', { name: 'Check again: gone' }).click().catch(() => undefined), reachable.waitFor()]);
     await reachable.waitFor();
-    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 2, { what: 'the restored folder to reach the server' });
+    await waitFor(async () => (await filesystemSees(host, fsServer.id)).length === 2, { what: 'the restored folder to reach the server', explain: story });
     await expect(page.getByRole('button', { name: 'Check all again' }).count()).resolves.toBe(0);
   });
 });

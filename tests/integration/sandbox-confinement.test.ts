@@ -232,6 +232,31 @@ describe.runIf(support.kind === 'bwrap')('a confined server (bubblewrap)', () =>
     }
   });
 
+  it.runIf(support.view?.available === true)('proves the table it follows when a check is asked while a live change runs (its start check, a revoke)', async () => {
+    // CI once stopped a server as "could not be verified": its start check still held the folder a
+    // revoke had just taken out of its view, and found it gone (ENOENT, not refused as read-only).
+    const first = folderWith('first-ro');
+    const second = folderWith('second-ro');
+    const granted = [ro(first.dir), ro(second.dir)];
+    const server = await startConfined(anyPathServer(), base(granted));
+    const live = server.confined.live;
+    if (!live.available) throw new Error(`no live grants: ${live.reason}`);
+    for (let round = 0; round < 10; round++) {
+      // Asked in the same turn: the check, then a change that takes both folders away (and back).
+      const [check, revoke] = await Promise.all([server.confined.selfCheck(server.pid), live.apply(server.pid, [])]);
+      expect(check.verified, `round ${round}: ${check.detail}`).toBe(true);
+      expect(revoke.kind, `round ${round}: ${JSON.stringify(revoke)}`).toBe('applied');
+      const [again, regrant] = await Promise.all([server.confined.selfCheck(server.pid), live.apply(server.pid, granted)]);
+      expect(again.verified, `round ${round}: ${again.detail}`).toBe(true);
+      expect(regrant.kind, `round ${round}: ${JSON.stringify(regrant)}`).toBe('applied');
+    }
+    expect(await server.call('read', { path: first.file })).toBe('secret');
+    // A granted folder deleted on disk before the app revokes it is not the sandbox failing: it still refuses what its mode refuses.
+    fs.rmSync(second.dir, { recursive: true });
+    const gone = await server.confined.selfCheck(server.pid);
+    expect(gone.verified, gone.detail).toBe(true);
+  });
+
   it('without a file view, binds its grants at start and says its protection is static, not live', async () => {
     const granted = folderWith('static', 'static');
     const server = await startConfined(anyPathServer(), { ...base([rw(granted.dir)]), support: { ...support, view: { available: false, reason: 'test: no FUSE' } } });

@@ -455,10 +455,17 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
       ...defaultCheckedDirs(dataDir),
     });
   };
+  // One change and its proof at a time, and every other proof (its start's, a new list of hosts')
+  // in turn with them: a proof must be of the table it follows. A start check that still held a
+  // folder a live revoke had just taken out found it gone and stopped the server as unverified.
+  let chain: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
   if (viewed) {
     const view = viewed;
-    // One change and its proof at a time: a proof must be of the table it follows.
-    let chain: Promise<unknown> = Promise.resolve();
     const applyAndProve = async (pid: number, wanted: readonly GrantedFolder[]): Promise<LiveChange> => {
       const outcome = await view.apply(pid, wanted);
       if (outcome.kind !== 'applied') return outcome;
@@ -469,11 +476,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     };
     live = {
       available: true,
-      apply: (pid, wanted) => {
-        const next = chain.then(() => applyAndProve(pid, wanted));
-        chain = next.catch(() => undefined);
-        return next;
-      },
+      apply: (pid, wanted) => inTurn(() => applyAndProve(pid, wanted)),
     };
   }
   return {
@@ -491,7 +494,7 @@ export async function confineStdio(config: StdioTransportConfig, options: Confin
     selfCheck: async (pid) => {
       if (!pid) return { verified: false, at: Date.now(), detail: 'the server is not running' };
       if (support.kind !== 'bwrap') return { verified: false, at: Date.now(), detail: 'no self-check for Seatbelt yet (macOS is untested)' };
-      return check(pid);
+      return inTurn(() => check(pid));
     },
     live,
     release: async () => {
