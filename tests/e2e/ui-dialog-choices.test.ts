@@ -85,6 +85,18 @@ describe('dialogs that say what they will do', () => {
       const overflow = await dialog.evaluate((element) => ({ down: element.scrollHeight - element.clientHeight, across: element.scrollWidth - element.clientWidth }));
       expect(overflow, `the dialog's own overflow, its body scrolled to the ${end}`).toEqual({ down: 0, across: 0 });
     }
+    // Scrolled, the body's content met the dialog's words edge to edge (a walk saw it in dark mode):
+    // the words keep a space below them, and a line marks where the scrolled body starts.
+    await body.evaluate((element) => element.scrollTo({ top: 40 }));
+    const edge = await dialog.evaluate((element) => {
+      const words = element.querySelector('.dialog__description')!;
+      const range = document.createRange();
+      range.selectNodeContents(words);
+      const body = element.querySelector('.dialog__body')!;
+      return { gap: body.getBoundingClientRect().top - range.getBoundingClientRect().bottom, layers: getComputedStyle(body).backgroundImage.split('linear-gradient').length - 1 };
+    });
+    expect(edge.gap, 'space between the words and the scrolled body').toBeGreaterThanOrEqual(6);
+    expect(edge.layers, 'the line that shows once the body is scrolled').toBe(2);
     await lookEverywhere(page, 'dialog-use-with-preview', { sizes: SCREEN_SIZES, inView: () => dialog.getByRole('heading', { name: 'What will be written' }).scrollIntoViewIfNeeded() });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
