@@ -1,5 +1,6 @@
 // Plain-text tables for people; `--json` prints the same reports for scripts.
 import { SECRET_STORAGE_WORDS } from '../../shared/secrets.js';
+import { shellWord } from '../../shared/shell-word.js';
 import { drainText } from '../host/connections/drain-wait.js';
 import type { ProxyReport, RootReport, ServerReport, StatusReport } from './registry-view.js';
 
@@ -135,10 +136,6 @@ function granted(server: ServerReport, roots: readonly RootReport[]): string {
   return `${names.join(', ')}${off}`;
 }
 
-/** An argument as a shell would need it typed, so a shown command line can be copied. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
 
 const indentBlock = (text: string) =>
   text

@@ -4,7 +4,7 @@ import type { ServerRecord } from '../../shared/domain.js';
 import type { NetworkRecordRow } from '../../shared/network-record.js';
 import { suggestedHosts } from '../../shared/known-server-hosts.js';
 import { networkRecordFile, readNetworkRecord } from '../host/sandbox/egress/network-record.js';
-import { shellWord } from './format.js';
+import { shellWord } from '../../shared/shell-word.js';
 
 export interface NetworkReport {
   server: string;

@@ -3,12 +3,8 @@
 // Through the proxy a host saw only "The server closed the connection", and a tool refused a path
 // outside its grants said "not found": the sandbox hides the path, so the server cannot tell.
 // The proxy only ADDS a note beside the server's own words; it never rewrites them.
+import { shellWord } from '../../shared/shell-word.js';
 import type { BlockedPath } from '../host/sandbox/blocked-path.js';
-
-/** A word for a POSIX shell: as is when plain, else in single quotes. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The command that would let `server` do what was refused (the CLI's real syntax, electron/cli). */
 export function fixCommand(server: string, blocked: Pick<BlockedPath, 'kind' | 'folder'>): string | undefined {

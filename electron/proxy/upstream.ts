@@ -9,7 +9,8 @@ import { injectRoots, usesRootPlaceholders } from '../host/launch/argument-injec
 import { StartSandbox } from '../host/launch/connection-sandbox.js';
 import type { ConfinedStdio, LiveGrants } from '../host/sandbox/confine-stdio.js';
 import { reportPreparation } from './preparation-progress.js';
-import { fixCommand, shellWord, toolRefusalNote } from './refusal-notes.js';
+import { shellWord } from '../../shared/shell-word.js';
+import { fixCommand, toolRefusalNote } from './refusal-notes.js';
 import { BROWSER_SANDBOX_FAILED, ownSandboxesFix } from '../host/launch/server-failure.js';
 import type { ExposedFolder } from '../host/connections/roots-change-driver.js';
 import { prepareStart, type StartOptions } from '../host/launch/stdio-start.js';

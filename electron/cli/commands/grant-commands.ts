@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../../../shared/result.js';
 import { SENSITIVE_WHY, sensitiveFolder } from '../../host/sandbox/sensitive-folders.js';
-import { shellWord } from '../format.js';
+import { shellWord } from '../../../shared/shell-word.js';
 import { confirm } from '../confirm.js';
 
 export function addGrantCommands(program: Command, context: CliContext): void {

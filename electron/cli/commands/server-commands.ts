@@ -12,7 +12,7 @@ import { editLocalPorts } from '../local-port-flags.js';
 import { checkedServer, editPathMap, editTransport, ON_OFF_SETTINGS, transportFromFlags, type TransportEditFlags, type TransportFlags } from '../server-options.js';
 import { registryShortIds } from '../../host/registry/short-ids.js';
 import { collect, GROUP, jsonOption, listByDefault } from './collect.js';
-import { shellWord } from '../format.js';
+import { shellWord } from '../../../shared/shell-word.js';
 import { CodedError } from '../../../shared/result.js';
 
 const COMMAND_USAGE = '-- COMMAND [ARG...]';

@@ -7,7 +7,7 @@ import { canonicalizeRoot } from '../../host/registry/file-uri.js';
 import { toHostError } from '../../../shared/result.js';
 import type { CliContext } from '../cli-context.js';
 import { confirm } from '../confirm.js';
-import { shellWord } from '../format.js';
+import { shellWord } from '../../../shared/shell-word.js';
 import { exportRegistry, parseExport, type ExportDocument } from '../registry-export.js';
 import { isEmptyPlan, planMerge, type MergePlan, type RootHere } from '../registry-merge.js';
 import type { RegistrySession } from '../registry-session.js';

@@ -9,7 +9,7 @@ import { toJson } from '../registry-view.js';
 import { findRoot, findServerRef } from '../../host/registry/registry-refs.js';
 import { rootLabels } from '../../host/registry/root-labels.js';
 import { GROUP, jsonOption } from './collect.js';
-import { shellWord } from '../format.js';
+import { shellWord } from '../../../shared/shell-word.js';
 
 export function addWritableCommand(program: Command, context: CliContext): void {
   program

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixCommand, shellWord, toolErrorTexts, toolRefusalNote, withNote } from '../../../electron/proxy/refusal-notes.js';
+import { fixCommand, toolErrorTexts, toolRefusalNote, withNote } from '../../../electron/proxy/refusal-notes.js';
+import { shellWord } from '../../../shared/shell-word.js';
 
 describe('refusal notes', () => {
   it('offers the narrowest command in the CLI syntax: read-only for a folder outside the grants, read-write for a read-only one', () => {
